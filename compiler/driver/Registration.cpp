@@ -1,0 +1,23 @@
+//===- Registration.cpp - every dialect and pass tk tools know ------------===//
+#include "compiler/driver/Registration.h"
+
+#include "compiler/transforms/Passes.h"
+#include "dialects/tk/TkDialect.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+void tk::registerAllDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::tk::TkDialect, mlir::func::FuncDialect,
+                  mlir::arith::ArithDialect, mlir::math::MathDialect,
+                  mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();
+}
+
+void tk::registerAllPasses() {
+  mlir::registerTransformsPasses();
+  mlir::tk::registerTkPasses();
+}

@@ -1,0 +1,31 @@
+# lit configuration for the tk FileCheck tests: one file per pass or stage.
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "tk"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tk", ".test"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tk_obj_root, "test", "lit")
+
+config.substitutions.append(("%examples", os.path.join(config.tk_src_root, "examples")))
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.tk_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tools = ["tk-opt", "tkc", "tk-run"]
+llvm_config.add_tool_substitutions(
+    [t for t in tools if os.path.exists(os.path.join(config.tk_tools_dir, t))],
+    [config.tk_tools_dir])
+
+# ptxas assembles our PTX on machines without a GPU.
+ptxas = os.path.join(config.cuda_root, "bin", "ptxas")
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

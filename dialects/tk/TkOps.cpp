@@ -318,11 +318,14 @@ LogicalResult ReduceOp::verify() {
   Type resultElt = isArg ? IntegerType::get(getContext(), 32) : elt;
   SmallVector<int64_t> shape(src.getShape());
   shape.erase(shape.begin() + axis);
-  Type expected = shape.empty() ? resultElt
-                                : RankedTensorType::get(shape, resultElt);
-  if (getType() != expected)
-    return emitOpError("result type ") << getType() << " must be "
-                                       << expected;
+  // Compare shape and element type only: after layout assignment the result
+  // carries a slice encoding of the source's.
+  if (getElementTypeOrSelf(getType()) != resultElt ||
+      shapeOf(getType()) != ArrayRef<int64_t>(shape) ||
+      isTensor(getType()) == shape.empty())
+    return emitOpError("result type ")
+           << getType() << " must have shape [" << shape
+           << "] and element type " << resultElt;
   return success();
 }
 

@@ -1,0 +1,30 @@
+//===- Parser.h - .tk source to AST -----------------------------*- C++ -*-===//
+//
+// A recursive-descent parser for the Python-shaped tk language. It throws
+// CompileError (Diagnostics.h) at the first error, with the location of the
+// offending token and a message that says what was expected.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TK_COMPILER_FRONTEND_PARSER_H
+#define TK_COMPILER_FRONTEND_PARSER_H
+
+#include "compiler/frontend/AST.h"
+#include "compiler/frontend/Diagnostics.h"
+
+#include <memory>
+
+namespace tk {
+
+/// Parses a whole .tk file: a sequence of (decorated) `def`s.
+/// The returned Module refers to `file`, which must outlive it.
+std::unique_ptr<ast::Module> parseModule(const SourceFile &file);
+
+/// Parses `file` as one expression (optionally followed by a newline), e.g.
+/// the value of a `-D NAME=VALUE` option or a test input. A bare tuple
+/// `a, b` is accepted.
+ast::ExprPtr parseExpression(const SourceFile &file);
+
+} // namespace tk
+
+#endif // TK_COMPILER_FRONTEND_PARSER_H

@@ -1,0 +1,692 @@
+//===- AxisInfo.cpp - contiguity/divisibility/constancy analysis ----------===//
+//
+// Transfer functions follow the reasoning of Triton's AxisInfo, restated
+// here for powers of two. Per dimension, a value splits into runs:
+//   contiguity C: runs of C consecutive values (x, x+1, ...),
+//   divisibility D: the first value of each contiguity run is divisible by D
+//     (so with C == 1, every element is), for pointers in bytes,
+//   constancy K: runs of K equal values.
+// Every quantity is a power of two, so gcd is min and lcm is max.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/analysis/AxisInfo.h"
+
+#include "dialects/tk/TkDialect.h"
+#include "dialects/tkgpu/TkgpuDialect.h"
+
+#include "mlir/Analysis/DataFlow/ConstantPropagationAnalysis.h"
+#include "mlir/Analysis/DataFlow/DeadCodeAnalysis.h"
+#include "mlir/Analysis/DataFlow/SparseAnalysis.h"
+#include "mlir/Analysis/DataFlowFramework.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::tk;
+
+namespace {
+
+/// Cap on divisibility: "divisible by everything we care about" (zero).
+constexpr int64_t kMaxDivisor = int64_t(1) << 30;
+
+unsigned rankOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return std::max<int64_t>(1, tensor.getRank());
+  return 1;
+}
+
+/// Shape with scalars as [1].
+SmallVector<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return SmallVector<int64_t>(tensor.getShape());
+  return {1};
+}
+
+bool isTracked(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return isa<IntegerType, IndexType, PtrType>(element);
+}
+
+int64_t gcd(int64_t a, int64_t b) { return std::min(a, b); }
+
+/// The divisibility every element has (not just run starts).
+int64_t elementDivisibility(const AxisInfo &info, unsigned d) {
+  return info.getContiguity(d) > 1 ? 1 : info.getDivisibility(d);
+}
+
+/// Bytes per element of a pointer-like type (1 for non-pointers).
+int64_t pointeeBytes(Type type) {
+  auto ptr = dyn_cast<PtrType>(getElementTypeOrSelf(type));
+  if (!ptr)
+    return 1;
+  return std::max<int64_t>(1, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
+}
+
+/// Builds an AxisInfo dimension by dimension.
+AxisInfo makeInfo(unsigned rank,
+                  function_ref<int64_t(unsigned)> contiguity,
+                  function_ref<int64_t(unsigned)> divisibility,
+                  function_ref<int64_t(unsigned)> constancy,
+                  std::optional<int64_t> constant = std::nullopt) {
+  AxisInfo::DimVector c, d, k;
+  for (unsigned i = 0; i < rank; ++i) {
+    c.push_back(contiguity(i));
+    d.push_back(std::min(divisibility(i), kMaxDivisor));
+    k.push_back(constancy(i));
+  }
+  return AxisInfo(c, d, k, constant);
+}
+
+/// A value equal to `value` everywhere in a value of `type`.
+AxisInfo constantInfo(Type type, int64_t value) {
+  SmallVector<int64_t> shape = shapeOf(type);
+  return makeInfo(
+      shape.size(), [](unsigned) { return 1; },
+      [&](unsigned) { return AxisInfo::highestPowOf2Divisor(value); },
+      [&](unsigned d) { return shape[d]; }, value);
+}
+
+std::optional<int64_t> foldBinary(const AxisInfo &lhs, const AxisInfo &rhs,
+                                  function_ref<std::optional<int64_t>(
+                                      int64_t, int64_t)> fn) {
+  if (lhs.getConstantValue() && rhs.getConstantValue())
+    return fn(*lhs.getConstantValue(), *rhs.getConstantValue());
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Transfer functions
+//===----------------------------------------------------------------------===//
+
+/// lhs + rhs (addi, addptr with the offset scaled to bytes).
+AxisInfo addInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs,
+                 int64_t rhsScale) {
+  auto constant = foldBinary(lhs, rhs, [&](int64_t a, int64_t b) {
+    return std::optional<int64_t>(a + b * rhsScale);
+  });
+  if (constant && !isa<PtrType>(getElementTypeOrSelf(type)))
+    return constantInfo(type, *constant);
+  return makeInfo(
+      lhs.getRank(),
+      [&](unsigned d) {
+        // A run of consecutive values plus a value constant over it stays
+        // consecutive (pointers: only with unit offsets per element).
+        return std::max(gcd(lhs.getContiguity(d), rhs.getConstancy(d)),
+                        gcd(rhs.getContiguity(d), lhs.getConstancy(d)));
+      },
+      [&](unsigned d) {
+        return gcd(lhs.getDivisibility(d),
+                   std::min(kMaxDivisor, rhs.getDivisibility(d) * rhsScale));
+      },
+      [&](unsigned d) { return gcd(lhs.getConstancy(d), rhs.getConstancy(d)); });
+}
+
+AxisInfo subInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs) {
+  if (auto c = foldBinary(lhs, rhs, [](int64_t a, int64_t b) {
+        return std::optional<int64_t>(a - b);
+      }))
+    return constantInfo(type, *c);
+  return makeInfo(
+      lhs.getRank(),
+      [&](unsigned d) { return gcd(lhs.getContiguity(d), rhs.getConstancy(d)); },
+      [&](unsigned d) {
+        return gcd(lhs.getDivisibility(d), rhs.getDivisibility(d));
+      },
+      [&](unsigned d) { return gcd(lhs.getConstancy(d), rhs.getConstancy(d)); });
+}
+
+AxisInfo mulInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs) {
+  if (auto c = foldBinary(lhs, rhs, [](int64_t a, int64_t b) {
+        return std::optional<int64_t>(a * b);
+      }))
+    return constantInfo(type, *c);
+  if (lhs.getConstantValue() == 0 || rhs.getConstantValue() == 0)
+    return constantInfo(type, 0);
+  if (rhs.getConstantValue() == 1)
+    return lhs;
+  if (lhs.getConstantValue() == 1)
+    return rhs;
+  return makeInfo(
+      lhs.getRank(), [](unsigned) { return 1; },
+      [&](unsigned d) {
+        return elementDivisibility(lhs, d) * elementDivisibility(rhs, d);
+      },
+      [&](unsigned d) { return gcd(lhs.getConstancy(d), rhs.getConstancy(d)); });
+}
+
+/// lhs / 2^shift or lhs / rhs (signed or unsigned, rounding toward zero).
+AxisInfo divInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs) {
+  if (auto c = foldBinary(lhs, rhs, [](int64_t a, int64_t b) {
+        return b == 0 ? std::nullopt : std::optional<int64_t>(a / b);
+      }))
+    return constantInfo(type, *c);
+  if (rhs.getConstantValue() == 1)
+    return lhs;
+  std::optional<int64_t> divisor = rhs.getConstantValue();
+  bool byPow2 = divisor && *divisor > 0 && llvm::isPowerOf2_64(*divisor);
+  return makeInfo(
+      lhs.getRank(), [](unsigned) { return 1; },
+      [&](unsigned d) -> int64_t {
+        if (!byPow2 || lhs.getContiguity(d) > 1)
+          return 1;
+        return std::max<int64_t>(1, lhs.getDivisibility(d) / *divisor);
+      },
+      [&](unsigned d) {
+        int64_t constancy = gcd(lhs.getConstancy(d), rhs.getConstancy(d));
+        // An aligned run of consecutive values divided by 2^k gives runs of
+        // 2^k equal values.
+        if (byPow2 && lhs.getContiguity(d) > 1)
+          constancy = std::max(
+              constancy, std::min({lhs.getContiguity(d),
+                                   lhs.getDivisibility(d), *divisor}));
+        return constancy;
+      });
+}
+
+AxisInfo remInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs) {
+  if (auto c = foldBinary(lhs, rhs, [](int64_t a, int64_t b) {
+        return b == 0 ? std::nullopt : std::optional<int64_t>(a % b);
+      }))
+    return constantInfo(type, *c);
+  std::optional<int64_t> divisor = rhs.getConstantValue();
+  if (!divisor || *divisor <= 0 || !llvm::isPowerOf2_64(*divisor))
+    return makeInfo(
+        lhs.getRank(), [](unsigned) { return 1; }, [](unsigned) { return 1; },
+        [&](unsigned d) {
+          return gcd(lhs.getConstancy(d), rhs.getConstancy(d));
+        });
+  if (*divisor == 1)
+    return constantInfo(type, 0);
+  int64_t m = *divisor;
+  return makeInfo(
+      lhs.getRank(),
+      [&](unsigned d) {
+        // Runs restart at multiples of m; aligned runs stay consecutive
+        // for min(C, m) values.
+        return std::min({lhs.getContiguity(d), m, lhs.getDivisibility(d)});
+      },
+      [&](unsigned d) { return std::min(lhs.getDivisibility(d), m); },
+      [&](unsigned d) { return lhs.getConstancy(d); });
+}
+
+/// Bitwise and/or/xor, min/max: only constancy survives in general.
+AxisInfo bitwiseInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs,
+                     function_ref<std::optional<int64_t>(int64_t, int64_t)> fn) {
+  if (auto c = foldBinary(lhs, rhs, fn))
+    return constantInfo(type, *c);
+  return makeInfo(
+      lhs.getRank(), [](unsigned) { return 1; },
+      [&](unsigned d) {
+        return std::min(elementDivisibility(lhs, d),
+                        elementDivisibility(rhs, d));
+      },
+      [&](unsigned d) { return gcd(lhs.getConstancy(d), rhs.getConstancy(d)); });
+}
+
+AxisInfo cmpInfo(Type type, arith::CmpIPredicate predicate,
+                 const AxisInfo &lhs, const AxisInfo &rhs) {
+  using P = arith::CmpIPredicate;
+  if (lhs.getConstantValue() && rhs.getConstantValue()) {
+    int64_t a = *lhs.getConstantValue(), b = *rhs.getConstantValue();
+    bool result;
+    switch (predicate) {
+    case P::eq: result = a == b; break;
+    case P::ne: result = a != b; break;
+    case P::slt: result = a < b; break;
+    case P::sle: result = a <= b; break;
+    case P::sgt: result = a > b; break;
+    case P::sge: result = a >= b; break;
+    case P::ult: result = uint64_t(a) < uint64_t(b); break;
+    case P::ule: result = uint64_t(a) <= uint64_t(b); break;
+    case P::ugt: result = uint64_t(a) > uint64_t(b); break;
+    case P::uge: result = uint64_t(a) >= uint64_t(b); break;
+    }
+    return constantInfo(type, result);
+  }
+  // `x < n` with x consecutive from an aligned start and n constant and
+  // aligned changes value only at multiples of the common alignment g: the
+  // result is constant over runs of g. Only strict < and >= (and mirrored
+  // forms) switch exactly at n.
+  const AxisInfo *range = nullptr, *bound = nullptr;
+  switch (predicate) {
+  case P::slt: case P::ult: case P::sge: case P::uge:
+    range = &lhs; bound = &rhs; break;
+  case P::sgt: case P::ugt: case P::sle: case P::ule:
+    range = &rhs; bound = &lhs; break;
+  default:
+    break;
+  }
+  return makeInfo(
+      lhs.getRank(), [](unsigned) { return 1; }, [](unsigned) { return 1; },
+      [&](unsigned d) {
+        int64_t constancy = gcd(lhs.getConstancy(d), rhs.getConstancy(d));
+        if (range && range->getContiguity(d) > 1)
+          constancy = std::max(
+              constancy,
+              std::min({range->getContiguity(d), range->getDivisibility(d),
+                        bound->getDivisibility(d), bound->getConstancy(d)}));
+        return constancy;
+      });
+}
+
+AxisInfo selectInfo(Type type, const AxisInfo &cond, const AxisInfo &a,
+                    const AxisInfo &b) {
+  if (cond.getConstantValue())
+    return *cond.getConstantValue() ? a : b;
+  bool scalarCond = cond.getRank() != a.getRank();
+  std::optional<int64_t> constant;
+  if (a.getConstantValue() && a.getConstantValue() == b.getConstantValue())
+    constant = a.getConstantValue();
+  return makeInfo(
+      a.getRank(),
+      [&](unsigned d) {
+        int64_t c = gcd(a.getContiguity(d), b.getContiguity(d));
+        return scalarCond ? c : gcd(c, cond.getConstancy(d));
+      },
+      [&](unsigned d) { return gcd(a.getDivisibility(d), b.getDivisibility(d)); },
+      [&](unsigned d) {
+        int64_t k = gcd(a.getConstancy(d), b.getConstancy(d));
+        return scalarCond ? k : gcd(k, cond.getConstancy(d));
+      },
+      constant);
+}
+
+/// tk.hint: the given facts replace the computed ones.
+AxisInfo hintInfo(HintOp hint, const AxisInfo &src) {
+  auto pick = [](DenseI32ArrayAttr attr, const AxisInfo::DimVector &fallback) {
+    AxisInfo::DimVector result(fallback);
+    if (attr)
+      for (auto [i, v] : llvm::enumerate(attr.asArrayRef()))
+        result[i] = v;
+    return result;
+  };
+  return AxisInfo(pick(hint.getContiguityAttr(), src.getContiguity()),
+                  pick(hint.getDivisibilityAttr(), src.getDivisibility()),
+                  pick(hint.getConstancyAttr(), src.getConstancy()),
+                  src.getConstantValue());
+}
+
+std::optional<int64_t> getIntConstant(Attribute attr) {
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return integer.getValue().getSExtValue();
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    if (isa<IntegerType, IndexType>(splat.getElementType()))
+      return splat.getSplatValue<APInt>().getSExtValue();
+  return std::nullopt;
+}
+
+/// The info of `op`'s result from its operands' infos; nullopt for ops
+/// without a rule (their results become pessimistic).
+std::optional<AxisInfo> transfer(Operation *op,
+                                 ArrayRef<const AxisInfo *> operands) {
+  Type type = op->getNumResults() == 1 ? op->getResult(0).getType() : Type();
+  if (!type)
+    return std::nullopt;
+  SmallVector<int64_t> shape = shapeOf(type);
+  unsigned rank = shape.size();
+  auto operand = [&](unsigned i) -> const AxisInfo & { return *operands[i]; };
+
+  return llvm::TypeSwitch<Operation *, std::optional<AxisInfo>>(op)
+      .Case<arith::ConstantOp>([&](auto constant) -> std::optional<AxisInfo> {
+        if (auto value = getIntConstant(constant.getValue()))
+          return constantInfo(type, *value);
+        return std::nullopt;
+      })
+      .Case<MakeRangeOp>([&](MakeRangeOp range) {
+        return makeInfo(
+            1, [&](unsigned) { return shape[0]; },
+            [&](unsigned) {
+              return AxisInfo::highestPowOf2Divisor(range.getStart());
+            },
+            [](unsigned) { return 1; });
+      })
+      .Case<SplatOp>([&](auto) {
+        const AxisInfo &src = operand(0);
+        return makeInfo(
+            rank, [](unsigned) { return 1; },
+            [&](unsigned) { return src.getDivisibility(0); },
+            [&](unsigned d) { return shape[d]; }, src.getConstantValue());
+      })
+      .Case<BroadcastOp>([&](BroadcastOp broadcast) {
+        const AxisInfo &src = operand(0);
+        ArrayRef<int64_t> from = broadcast.getSrc().getType().getShape();
+        return makeInfo(
+            rank,
+            [&](unsigned d) {
+              return from[d] == shape[d] ? src.getContiguity(d) : 1;
+            },
+            [&](unsigned d) { return src.getDivisibility(d); },
+            [&](unsigned d) {
+              return from[d] == shape[d] ? src.getConstancy(d) : shape[d];
+            },
+            src.getConstantValue());
+      })
+      .Case<ExpandDimsOp>([&](ExpandDimsOp expand) {
+        const AxisInfo &src = operand(0);
+        unsigned axis = expand.getAxis();
+        // The new unit dimension: every element starts a run, so it gets
+        // the divisibility all elements share.
+        int64_t common = kMaxDivisor;
+        for (unsigned d = 0; d < src.getRank(); ++d)
+          common = std::min(common, elementDivisibility(src, d));
+        auto at = [&](const AxisInfo::DimVector &v, int64_t inserted,
+                      unsigned d) {
+          if (d == axis)
+            return inserted;
+          return v[d < axis ? d : d - 1];
+        };
+        return makeInfo(
+            rank, [&](unsigned d) { return at(src.getContiguity(), 1, d); },
+            [&](unsigned d) { return at(src.getDivisibility(), common, d); },
+            [&](unsigned d) { return at(src.getConstancy(), 1, d); },
+            src.getConstantValue());
+      })
+      .Case<TransOp>([&](TransOp trans) {
+        const AxisInfo &src = operand(0);
+        ArrayRef<int32_t> order = trans.getOrder();
+        return makeInfo(
+            rank, [&](unsigned d) { return src.getContiguity(order[d]); },
+            [&](unsigned d) { return src.getDivisibility(order[d]); },
+            [&](unsigned d) { return src.getConstancy(order[d]); },
+            src.getConstantValue());
+      })
+      .Case<HintOp>([&](HintOp hint) { return hintInfo(hint, operand(0)); })
+      .Case<arith::AddIOp>(
+          [&](auto) { return addInfo(type, operand(0), operand(1), 1); })
+      .Case<AddPtrOp>([&](AddPtrOp addptr) {
+        return addInfo(type, operand(0), operand(1), pointeeBytes(type));
+      })
+      .Case<arith::SubIOp>(
+          [&](auto) { return subInfo(type, operand(0), operand(1)); })
+      .Case<arith::MulIOp>(
+          [&](auto) { return mulInfo(type, operand(0), operand(1)); })
+      .Case<arith::DivSIOp, arith::DivUIOp>(
+          [&](auto) { return divInfo(type, operand(0), operand(1)); })
+      .Case<arith::RemSIOp, arith::RemUIOp>(
+          [&](auto) { return remInfo(type, operand(0), operand(1)); })
+      .Case<arith::ShLIOp>([&](auto) -> std::optional<AxisInfo> {
+        std::optional<int64_t> shift = operand(1).getConstantValue();
+        if (!shift || *shift < 0 || *shift > 30)
+          return bitwiseInfo(type, operand(0), operand(1),
+                             [](int64_t, int64_t) { return std::nullopt; });
+        return mulInfo(type, operand(0), constantInfo(type, int64_t(1) << *shift));
+      })
+      .Case<arith::ShRSIOp, arith::ShRUIOp>([&](auto) -> std::optional<AxisInfo> {
+        std::optional<int64_t> shift = operand(1).getConstantValue();
+        if (!shift || *shift < 0 || *shift > 30)
+          return bitwiseInfo(type, operand(0), operand(1),
+                             [](int64_t, int64_t) { return std::nullopt; });
+        return divInfo(type, operand(0), constantInfo(type, int64_t(1) << *shift));
+      })
+      .Case<arith::AndIOp>([&](auto) {
+        return bitwiseInfo(type, operand(0), operand(1), [](int64_t a, int64_t b) {
+          return std::optional<int64_t>(a & b);
+        });
+      })
+      .Case<arith::OrIOp>([&](auto) {
+        return bitwiseInfo(type, operand(0), operand(1), [](int64_t a, int64_t b) {
+          return std::optional<int64_t>(a | b);
+        });
+      })
+      .Case<arith::XOrIOp>([&](auto) {
+        return bitwiseInfo(type, operand(0), operand(1), [](int64_t a, int64_t b) {
+          return std::optional<int64_t>(a ^ b);
+        });
+      })
+      .Case<arith::MaxSIOp, arith::MaxUIOp>([&](auto) {
+        return bitwiseInfo(type, operand(0), operand(1), [](int64_t a, int64_t b) {
+          return std::optional<int64_t>(std::max(a, b));
+        });
+      })
+      .Case<arith::MinSIOp, arith::MinUIOp>([&](auto) {
+        return bitwiseInfo(type, operand(0), operand(1), [](int64_t a, int64_t b) {
+          return std::optional<int64_t>(std::min(a, b));
+        });
+      })
+      .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) {
+        return cmpInfo(type, cmp.getPredicate(), operand(0), operand(1));
+      })
+      .Case<arith::SelectOp>([&](auto) {
+        return selectInfo(type, operand(0), operand(1), operand(2));
+      })
+      .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+            arith::IndexCastOp, arith::IndexCastUIOp, IntToPtrOp, PtrToIntOp,
+            tkgpu::ConvertLayoutOp>(
+          [&](auto) -> std::optional<AxisInfo> { return operand(0); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
+//===----------------------------------------------------------------------===//
+// The dataflow analysis
+//===----------------------------------------------------------------------===//
+
+using AxisInfoLattice = dataflow::Lattice<AxisInfo>;
+
+class AxisInfoDataflow
+    : public dataflow::SparseForwardDataFlowAnalysis<AxisInfoLattice> {
+public:
+  using SparseForwardDataFlowAnalysis::SparseForwardDataFlowAnalysis;
+
+  LogicalResult visitOperation(Operation *op,
+                               ArrayRef<const AxisInfoLattice *> operands,
+                               ArrayRef<AxisInfoLattice *> results) override {
+    // Wait until every operand is known (loops converge from below).
+    SmallVector<const AxisInfo *> infos;
+    for (const AxisInfoLattice *operand : operands) {
+      if (!operand->getValue().isInitialized())
+        return success();
+      infos.push_back(&operand->getValue());
+    }
+    std::optional<AxisInfo> info = transfer(op, infos);
+    if (!info) {
+      setAllToEntryStates(results);
+      return success();
+    }
+    for (AxisInfoLattice *result : results)
+      propagateIfChanged(result, result->join(*info));
+    return success();
+  }
+
+  void visitNonControlFlowArguments(Operation *op,
+                                    const RegionSuccessor &successor,
+                                    ArrayRef<AxisInfoLattice *> argLattices,
+                                    unsigned firstIndex) override {
+    // scf.for induction variable: lb, lb + step, ...: not contiguous, every
+    // value divisible by gcd(lb, step).
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      Block *body = forOp.getBody();
+      const AxisInfoLattice *lb = getLatticeElementFor(
+          getProgramPointBefore(body), forOp.getLowerBound());
+      const AxisInfoLattice *step =
+          getLatticeElementFor(getProgramPointBefore(body), forOp.getStep());
+      for (AxisInfoLattice *arg : argLattices) {
+        if (arg->getAnchor() != forOp.getInductionVar())
+          continue;
+        if (!lb->getValue().isInitialized() ||
+            !step->getValue().isInitialized()) {
+          setToEntryState(arg);
+          continue;
+        }
+        int64_t divisibility = std::min(lb->getValue().getDivisibility(0),
+                                        step->getValue().getDivisibility(0));
+        propagateIfChanged(arg, arg->join(AxisInfo({1}, {divisibility}, {1})));
+      }
+      return;
+    }
+    SparseForwardDataFlowAnalysis::visitNonControlFlowArguments(
+        op, successor, argLattices, firstIndex);
+  }
+
+  void setToEntryState(AxisInfoLattice *lattice) override {
+    propagateIfChanged(lattice,
+                       lattice->join(AxisInfo::getFromArgument(lattice->getAnchor())));
+  }
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// AxisInfo
+//===----------------------------------------------------------------------===//
+
+AxisInfo::AxisInfo(DimVector contiguity, DimVector divisibility,
+                   DimVector constancy, std::optional<int64_t> constantValue)
+    : contiguity(std::move(contiguity)), divisibility(std::move(divisibility)),
+      constancy(std::move(constancy)), constantValue(constantValue) {
+  assert(this->contiguity.size() == this->divisibility.size() &&
+         this->contiguity.size() == this->constancy.size());
+}
+
+AxisInfo AxisInfo::getPessimistic(unsigned rank) {
+  return AxisInfo(DimVector(rank, 1), DimVector(rank, 1), DimVector(rank, 1));
+}
+
+AxisInfo AxisInfo::getFromArgument(Value arg) {
+  unsigned rank = rankOf(arg.getType());
+  AxisInfo info = getPessimistic(rank);
+  auto blockArg = dyn_cast<BlockArgument>(arg);
+  if (!blockArg || !blockArg.getOwner()->isEntryBlock())
+    return info;
+  auto func =
+      dyn_cast_or_null<FunctionOpInterface>(blockArg.getOwner()->getParentOp());
+  if (!func)
+    return info;
+  if (auto attr = func.getArgAttrOfType<IntegerAttr>(blockArg.getArgNumber(),
+                                                     "tk.divisibility")) {
+    int64_t divisibility =
+        std::min(kMaxDivisor, highestPowOf2Divisor(attr.getInt()));
+    info.divisibility.assign(rank, divisibility);
+  }
+  return info;
+}
+
+AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {
+  if (!lhs.isInitialized())
+    return rhs;
+  if (!rhs.isInitialized())
+    return lhs;
+  if (lhs == rhs)
+    return lhs;
+  DimVector c, d, k;
+  for (unsigned i = 0; i < lhs.getRank(); ++i) {
+    c.push_back(std::min(lhs.contiguity[i], rhs.contiguity[i]));
+    d.push_back(std::min(lhs.divisibility[i], rhs.divisibility[i]));
+    k.push_back(std::min(lhs.constancy[i], rhs.constancy[i]));
+  }
+  std::optional<int64_t> constant;
+  if (lhs.constantValue == rhs.constantValue)
+    constant = lhs.constantValue;
+  return AxisInfo(c, d, k, constant);
+}
+
+bool AxisInfo::operator==(const AxisInfo &other) const {
+  return contiguity == other.contiguity && divisibility == other.divisibility &&
+         constancy == other.constancy && constantValue == other.constantValue;
+}
+
+void AxisInfo::print(llvm::raw_ostream &os) const {
+  if (!isInitialized()) {
+    os << "<uninitialized>";
+    return;
+  }
+  auto list = [&](const DimVector &v) {
+    os << "[";
+    llvm::interleaveComma(v, os);
+    os << "]";
+  };
+  os << "contiguity = ";
+  list(contiguity);
+  os << ", divisibility = ";
+  list(divisibility);
+  os << ", constancy = ";
+  list(constancy);
+  if (constantValue)
+    os << ", constant = " << *constantValue;
+}
+
+int64_t AxisInfo::highestPowOf2Divisor(int64_t value) {
+  if (value == 0)
+    return kMaxDivisor;
+  uint64_t magnitude = value < 0 ? uint64_t(-(value + 1)) + 1 : uint64_t(value);
+  return std::min<int64_t>(kMaxDivisor, int64_t(magnitude & (~magnitude + 1)));
+}
+
+//===----------------------------------------------------------------------===//
+// AxisInfoAnalysis
+//===----------------------------------------------------------------------===//
+
+AxisInfoAnalysis::AxisInfoAnalysis(Operation *root) {
+  DataFlowSolver solver;
+  // Dead-code analysis decides which blocks run (the sparse analysis only
+  // visits live ones); it needs constant propagation for branch conditions.
+  solver.load<dataflow::DeadCodeAnalysis>();
+  solver.load<dataflow::SparseConstantPropagation>();
+  solver.load<AxisInfoDataflow>();
+  if (failed(solver.initializeAndRun(root)))
+    return;
+  auto record = [&](Value value) {
+    if (!isTracked(value.getType()))
+      return;
+    const AxisInfoLattice *state = solver.lookupState<AxisInfoLattice>(value);
+    if (state && state->getValue().isInitialized())
+      infos[value] = state->getValue();
+    else
+      infos[value] = AxisInfo::getPessimistic(rankOf(value.getType()));
+  };
+  root->walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          record(arg);
+    for (Value result : op->getResults())
+      record(result);
+  });
+}
+
+const AxisInfo *AxisInfoAnalysis::getAxisInfo(Value value) const {
+  auto it = infos.find(value);
+  return it == infos.end() ? nullptr : &it->second;
+}
+
+SmallVector<unsigned> AxisInfoAnalysis::getContiguityOrder(Value value) const {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  const AxisInfo *info = getAxisInfo(value);
+  if (!tensor || !info)
+    return {};
+  SmallVector<unsigned> order;
+  for (unsigned d = tensor.getRank(); d-- > 0;)
+    order.push_back(d);
+  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    return info->getContiguity(a) > info->getContiguity(b);
+  });
+  return order;
+}
+
+int64_t AxisInfoAnalysis::getPtrAlignment(Value ptr) const {
+  const AxisInfo *info = getAxisInfo(ptr);
+  SmallVector<unsigned> order = getContiguityOrder(ptr);
+  if (!info || order.empty())
+    return 1;
+  unsigned dim = order.front();
+  int64_t bytes = pointeeBytes(ptr.getType());
+  int64_t alignedElements =
+      std::max<int64_t>(1, info->getDivisibility(dim) / bytes);
+  return std::min(info->getContiguity(dim), alignedElements);
+}
+
+int64_t AxisInfoAnalysis::getMaskAlignment(Value mask, unsigned dim) const {
+  if (!mask)
+    return kMaxDivisor;
+  const AxisInfo *info = getAxisInfo(mask);
+  if (!info || dim >= info->getRank())
+    return 1;
+  return info->getConstancy(dim);
+}

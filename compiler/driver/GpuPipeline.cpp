@@ -1,0 +1,20 @@
+//===- GpuPipeline.cpp - tk -> tkgpu pass pipeline ------------------------===//
+#include "compiler/driver/GpuPipeline.h"
+
+#include "compiler/transforms/gpu/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
+                            llvm::StringRef arch) {
+  mlir::tkgpu::ConvertTkToTkgpuOptions options;
+  options.numWarps = numWarps;
+  options.threadsPerWarp = 32;
+  options.target = arch.str();
+  pm.addPass(mlir::tkgpu::createConvertTkToTkgpu(options));
+  pm.addPass(mlir::tkgpu::createTkgpuCoalesce());
+  pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::createCSEPass());
+}

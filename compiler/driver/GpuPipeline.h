@@ -1,0 +1,22 @@
+//===- GpuPipeline.h - tk -> tkgpu pass pipeline ----------------*- C++ -*-===//
+#ifndef TK_COMPILER_DRIVER_GPUPIPELINE_H
+#define TK_COMPILER_DRIVER_GPUPIPELINE_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace tk {
+
+/// Appends the passes that take a module of tk kernels to optimized tkgpu:
+/// convert-tk-to-tkgpu, tkgpu-coalesce, tkgpu-remove-layout-conversions,
+/// canonicalize, cse. `pm` must be a module pass manager; `arch` is e.g.
+/// "sm_90a" or "sm_80".
+void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
+                        llvm::StringRef arch);
+
+} // namespace tk
+
+#endif // TK_COMPILER_DRIVER_GPUPIPELINE_H

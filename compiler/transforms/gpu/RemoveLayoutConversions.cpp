@@ -1,0 +1,370 @@
+//===- RemoveLayoutConversions.cpp - propagate layouts, drop converts -----===//
+//
+// After convert-tk-to-tkgpu and coalescing, memory ops (the anchors) sit in
+// their chosen layouts behind convert_layout ops, and everything else is in
+// default layouts. Three rewrites make the computation adopt the anchors'
+// layouts instead:
+//
+// - Folding (ConvertLayoutOp::fold): convert(convert(x)) -> convert(x),
+//   convert to the same type -> x, convert of a constant splat -> splat.
+// - Backward rematerialization: for convert(x : A -> B), if x is computed
+//   from cheap producers (constants, splat, make_range) and values that
+//   already exist in the needed layout, through elementwise ops, broadcast
+//   and expand_dims, compute it directly in B (clones are placed next to
+//   the originals, so nothing moves into loops).
+// - Forward sinking: an elementwise op, reduction, broadcast or expand_dims
+//   whose operand is convert(x : A -> B) runs in A instead (its other
+//   operands rematerialized in A, or, if they are conversions too,
+//   converted from their sources to A), and the conversion moves after it;
+//   repeated, conversions travel down to a user in B where they cancel
+//   (typically the store, whose pointer and mask were rematerialized in B).
+//
+// The phases run one after the other (rematerialize, sink, rematerialize)
+// so that the two directions never undo each other's work.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/transforms/gpu/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKGPUREMOVELAYOUTCONVERSIONS
+#include "compiler/transforms/gpu/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+/// Ops computing each element from the same-index elements of their
+/// operands, so any layout works as long as all tensors share it.
+bool isElementwise(Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0)
+    return false;
+  return op->hasTrait<OpTrait::Elementwise>() ||
+         isa<tk::AddPtrOp, tk::BitcastOp, tk::IntToPtrOp, tk::PtrToIntOp,
+             tk::HintOp>(op);
+}
+
+/// Ops with no tensor inputs whose result is cheap to build in any layout.
+bool isCheapProducer(Operation *op) {
+  if (isa<tk::SplatOp, tk::MakeRangeOp>(op))
+    return true;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return isa<SplatElementsAttr>(constant.getValue());
+  return false;
+}
+
+Attribute encodingOf(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type ? type.getEncoding() : Attribute();
+}
+
+/// Rebuilds values in another layout.
+class Rematerializer {
+public:
+  /// Largest number of ops cloned for one value.
+  static constexpr unsigned kBudget = 64;
+
+  /// Treat `value` as available in `layout` (it is about to be retyped).
+  void assumeAvailable(Value value, Attribute layout) {
+    assumed.insert({value, layout});
+  }
+
+  /// Whether `value` can be produced in `layout` without any conversion.
+  bool canRematerialize(Value value, Attribute layout) {
+    unsigned budget = kBudget;
+    llvm::DenseSet<std::pair<Value, Attribute>> visited;
+    return canRematerialize(value, layout, budget, visited);
+  }
+
+  /// `value` in `layout` (canRematerialize must hold). Clones go right
+  /// after the op they copy.
+  Value rematerialize(Value value, Attribute layout, RewriterBase &rewriter) {
+    if (encodingOf(value) == layout)
+      return value;
+    auto key = std::make_pair(value, layout);
+    if (Value done = cache.lookup(key))
+      return done;
+    Operation *def = value.getDefiningOp();
+    Value result;
+    if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+      result = rematerialize(convert.getSrc(), layout, rewriter);
+    } else {
+      IRMapping mapping;
+      for (auto [index, operand] : llvm::enumerate(def->getOperands()))
+        if (Attribute needed = operandLayout(def, index, layout))
+          mapping.map(operand, rematerialize(operand, needed, rewriter));
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(def);
+      Operation *clone = rewriter.clone(*def, mapping);
+      retype(clone, layout);
+      result = clone->getResult(0);
+    }
+    cache[key] = result;
+    return result;
+  }
+
+  /// The layout `op`'s tensor operand `index` needs when its result is in
+  /// `resultLayout`; null for scalar operands.
+  static Attribute operandLayout(Operation *op, unsigned index,
+                                 Attribute resultLayout) {
+    Value operand = op->getOperand(index);
+    if (!isa<RankedTensorType>(operand.getType()))
+      return {};
+    if (auto expand = dyn_cast<tk::ExpandDimsOp>(op))
+      return SliceEncodingAttr::get(
+          expand.getAxis(), cast<LayoutEncodingAttrInterface>(resultLayout));
+    return resultLayout;
+  }
+
+  /// Gives `op`'s tensor result (and a constant's value) `layout`.
+  static void retype(Operation *op, Attribute layout) {
+    for (OpResult result : op->getResults())
+      if (auto type = dyn_cast<RankedTensorType>(result.getType()))
+        result.setType(withEncoding(type, layout));
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (auto splat = dyn_cast<SplatElementsAttr>(constant.getValue()))
+        constant.setValueAttr(SplatElementsAttr::get(
+            cast<ShapedType>(constant.getType()),
+            splat.getSplatValue<Attribute>()));
+  }
+
+private:
+  bool canRematerialize(Value value, Attribute layout, unsigned &budget,
+                        llvm::DenseSet<std::pair<Value, Attribute>> &visited) {
+    if (encodingOf(value) == layout || assumed.contains({value, layout}))
+      return true;
+    if (!visited.insert({value, layout}).second)
+      return true;
+    Operation *def = value.getDefiningOp();
+    if (!def || budget == 0)
+      return false;
+    --budget;
+    if (auto convert = dyn_cast<ConvertLayoutOp>(def))
+      return canRematerialize(convert.getSrc(), layout, budget, visited);
+    if (isCheapProducer(def))
+      return true;
+    // Expand_dims needs the result layout's slice, which only distributed
+    // layouts have.
+    if (isa<tk::ExpandDimsOp>(def) &&
+        !cast<LayoutEncodingAttrInterface>(layout).isDistributed())
+      return false;
+    if (!isElementwise(def) && !isa<tk::BroadcastOp, tk::ExpandDimsOp>(def))
+      return false;
+    for (unsigned i = 0; i < def->getNumOperands(); ++i)
+      if (Attribute needed = operandLayout(def, i, layout))
+        if (!canRematerialize(def->getOperand(i), needed, budget, visited))
+          return false;
+    return true;
+  }
+
+  llvm::DenseMap<std::pair<Value, Attribute>, Value> cache;
+  llvm::DenseSet<std::pair<Value, Attribute>> assumed;
+};
+
+/// convert(x : A -> B) where x can be computed in B directly.
+struct RematerializeConvertSource : public OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvertLayoutOp convert,
+                                PatternRewriter &rewriter) const override {
+    Attribute target = convert.getType().getEncoding();
+    Operation *def = convert.getSrc().getDefiningOp();
+    // Conversions of memory results are the anchors' business (sinking).
+    if (!def || isa<ConvertLayoutOp>(def))
+      return failure();
+    Rematerializer remat;
+    if (!remat.canRematerialize(convert.getSrc(), target))
+      return failure();
+    rewriter.replaceOp(convert, remat.rematerialize(convert.getSrc(), target,
+                                                    rewriter));
+    return success();
+  }
+};
+
+/// user(convert(x : A -> B), ...) -> convert(user'(x, ...) : A' -> B').
+struct SinkConvertIntoUser : public RewritePattern {
+  SinkConvertIntoUser(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    bool isReduce = isa<tk::ReduceOp>(op);
+    if (!isElementwise(op) && !isReduce &&
+        !isa<tk::BroadcastOp, tk::ExpandDimsOp>(op))
+      return failure();
+    // The layout the converted operand had before conversion.
+    ConvertLayoutOp convert;
+    for (Value operand : op->getOperands())
+      if (auto def = operand.getDefiningOp<ConvertLayoutOp>()) {
+        convert = def;
+        break;
+      }
+    if (!convert)
+      return failure();
+    Attribute sourceLayout = convert.getSrc().getType().getEncoding();
+    // The op's result layout when its operands are in sourceLayout.
+    Attribute resultLayout = sourceLayout;
+    if (auto expand = dyn_cast<tk::ExpandDimsOp>(op)) {
+      auto slice = dyn_cast<SliceEncodingAttr>(sourceLayout);
+      if (!slice || slice.getDim() != expand.getAxis())
+        return failure();
+      resultLayout = slice.getParent();
+    } else if (auto reduce = dyn_cast<tk::ReduceOp>(op)) {
+      resultLayout = SliceEncodingAttr::get(
+          reduce.getAxis(), cast<LayoutEncodingAttrInterface>(sourceLayout));
+    }
+    // Every other tensor operand must be rebuilt in the new layout or be a
+    // conversion itself (which then converts from its source to the new
+    // layout instead: still one conversion). Anything else would add one.
+    Rematerializer remat;
+    SmallVector<Attribute> needed;
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      needed.push_back(isReduce ? sourceLayout
+                                : Rematerializer::operandLayout(op, i,
+                                                                resultLayout));
+      Value operand = op->getOperand(i);
+      if (needed.back() && !operand.getDefiningOp<ConvertLayoutOp>() &&
+          !remat.canRematerialize(operand, needed.back()))
+        return failure();
+    }
+
+    IRMapping mapping;
+    rewriter.setInsertionPoint(op);
+    for (unsigned i = 0; i < op->getNumOperands(); ++i) {
+      Value operand = op->getOperand(i);
+      if (!needed[i] || mapping.contains(operand))
+        continue;
+      if (remat.canRematerialize(operand, needed[i])) {
+        mapping.map(operand, remat.rematerialize(operand, needed[i], rewriter));
+        continue;
+      }
+      auto reconvert = operand.getDefiningOp<ConvertLayoutOp>();
+      mapping.map(operand,
+                  ConvertLayoutOp::create(
+                      rewriter, op->getLoc(),
+                      withEncoding(operand.getType(), needed[i]),
+                      reconvert.getSrc()));
+    }
+    rewriter.setInsertionPoint(op);
+    Operation *moved = rewriter.clone(*op, mapping);
+    SmallVector<Value> replacements;
+    for (auto [oldResult, newResult] :
+         llvm::zip(op->getResults(), moved->getResults())) {
+      auto type = dyn_cast<RankedTensorType>(oldResult.getType());
+      if (!type) {
+        replacements.push_back(newResult); // a scalar reduction
+        continue;
+      }
+      newResult.setType(withEncoding(type, resultLayout));
+      replacements.push_back(
+          ConvertLayoutOp::create(rewriter, op->getLoc(), type, newResult));
+    }
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
+/// A loop-carried tensor that the body converts to layout L, and whose next
+/// value can be computed in L from itself in L (e.g. pointers advanced by a
+/// splat each iteration), is carried in L instead: the per-iteration
+/// conversion disappears; conversions remain only at the loop's entry and
+/// exit, and for body uses that need the old layout.
+struct CarryLoopValueInUserLayout : public OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type || !type.getEncoding())
+        continue;
+      // Only a memory op's layout (chosen by coalescing) is worth carrying:
+      // this also keeps the rewrite from undoing itself through the
+      // conversion it leaves for the body's other uses.
+      Attribute target;
+      for (Operation *user : arg.getUsers())
+        if (auto convert = dyn_cast<ConvertLayoutOp>(user))
+          if (llvm::any_of(convert->getUsers(), [](Operation *op) {
+                return isa<tk::LoadOp, tk::StoreOp, tk::AtomicRMWOp,
+                           tk::AtomicCASOp>(op);
+              })) {
+            target = convert.getType().getEncoding();
+            break;
+          }
+      if (!target)
+        continue;
+      Value next = yield.getOperand(index);
+      Rematerializer remat;
+      remat.assumeAvailable(arg, target);
+      if (!remat.canRematerialize(next, target))
+        continue;
+      rewriteCarriedValue(loop, index, type, target, rewriter);
+      return success();
+    }
+    return failure();
+  }
+
+  static void rewriteCarriedValue(scf::ForOp loop, unsigned index,
+                                  RankedTensorType oldType, Attribute target,
+                                  PatternRewriter &rewriter) {
+    RankedTensorType newType = withEncoding(oldType, target);
+    BlockArgument arg = loop.getRegionIterArgs()[index];
+    Value result = loop.getResult(index);
+    OpOperand &init = loop.getInitsMutable()[index];
+    Location loc = loop.getLoc();
+    rewriter.modifyOpInPlace(loop, [&] {
+      rewriter.setInsertionPoint(loop);
+      init.set(ConvertLayoutOp::create(rewriter, loc, newType, init.get()));
+      arg.setType(newType);
+      result.setType(newType);
+    });
+    // Body uses see the old layout through one conversion (folded away
+    // where they convert to `target` anyway).
+    rewriter.setInsertionPointToStart(loop.getBody());
+    auto oldView = ConvertLayoutOp::create(rewriter, loc, oldType, arg);
+    rewriter.replaceAllUsesExcept(arg, oldView, oldView);
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    Rematerializer remat;
+    Value next =
+        remat.rematerialize(yield.getOperand(index), target, rewriter);
+    rewriter.modifyOpInPlace(yield, [&] { yield.setOperand(index, next); });
+    // Users after the loop keep the old layout.
+    rewriter.setInsertionPointAfter(loop);
+    auto exitView = ConvertLayoutOp::create(rewriter, loc, oldType, result);
+    rewriter.replaceAllUsesExcept(result, exitView, exitView);
+  }
+};
+
+struct RemoveLayoutConversionsPass
+    : public tkgpu::impl::TkgpuRemoveLayoutConversionsBase<
+          RemoveLayoutConversionsPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet rematerialize(ctx);
+    rematerialize.add<RematerializeConvertSource>(ctx);
+    FrozenRewritePatternSet rematerializePatterns(std::move(rematerialize));
+
+    RewritePatternSet sink(ctx);
+    sink.add<SinkConvertIntoUser, CarryLoopValueInUserLayout>(ctx);
+    FrozenRewritePatternSet sinkPatterns(std::move(sink));
+
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    // Not converging within the iteration limit leaves correct IR with some
+    // conversions in place, so it is not an error.
+    for (const FrozenRewritePatternSet *patterns :
+         {&rematerializePatterns, &sinkPatterns, &rematerializePatterns})
+      (void)applyPatternsGreedily(getOperation(), *patterns, config);
+  }
+};
+
+} // namespace

@@ -1,0 +1,457 @@
+//===- TkgpuAttrs.cpp - layout encodings and the memdesc type -------------===//
+#include "dialects/tkgpu/TkgpuDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+#include "dialects/tkgpu/TkgpuInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/tkgpu/TkgpuAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/tkgpu/TkgpuTypes.cpp.inc"
+
+void TkgpuDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialects/tkgpu/TkgpuAttrs.cpp.inc"
+      >();
+}
+
+void TkgpuDialect::registerTypes() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/tkgpu/TkgpuTypes.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// Parsing helpers: encodings print as `<{key = value, ...}>`
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Parses `<{...}>` into a dictionary.
+DictionaryAttr parseDictBody(AsmParser &parser) {
+  DictionaryAttr dict;
+  if (parser.parseLess() || parser.parseAttribute(dict) ||
+      parser.parseGreater())
+    return {};
+  return dict;
+}
+
+/// Reads an array of non-negative integers `key`; reports a missing or
+/// malformed entry.
+LogicalResult readUnsignedArray(AsmParser &parser, DictionaryAttr dict,
+                                StringRef key,
+                                SmallVectorImpl<unsigned> &values) {
+  auto array = dyn_cast_or_null<ArrayAttr>(dict.get(key));
+  if (!array)
+    return parser.emitError(parser.getNameLoc())
+           << "expected '" << key << "' to be an array of integers";
+  for (Attribute element : array) {
+    auto integer = dyn_cast<IntegerAttr>(element);
+    if (!integer || integer.getInt() < 0)
+      return parser.emitError(parser.getNameLoc())
+             << "expected '" << key << "' to hold non-negative integers";
+    values.push_back(integer.getInt());
+  }
+  return success();
+}
+
+LogicalResult readUnsigned(AsmParser &parser, DictionaryAttr dict,
+                           StringRef key, unsigned &value) {
+  auto integer = dyn_cast_or_null<IntegerAttr>(dict.get(key));
+  if (!integer || integer.getInt() < 0)
+    return parser.emitError(parser.getNameLoc())
+           << "expected '" << key << "' to be a non-negative integer";
+  value = integer.getInt();
+  return success();
+}
+
+LogicalResult checkKeys(AsmParser &parser, DictionaryAttr dict,
+                        ArrayRef<StringRef> allowed) {
+  for (NamedAttribute entry : dict)
+    if (!llvm::is_contained(allowed, entry.getName().getValue()))
+      return parser.emitError(parser.getNameLoc())
+             << "unknown key '" << entry.getName().getValue() << "'";
+  return success();
+}
+
+void printArray(AsmPrinter &printer, ArrayRef<unsigned> values) {
+  printer << "[";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
+/// Every entry is a power of two (and so positive).
+bool allPowersOf2(ArrayRef<unsigned> values) {
+  return llvm::all_of(values, [](unsigned v) { return llvm::isPowerOf2_32(v); });
+}
+
+bool isPermutation(ArrayRef<unsigned> order) {
+  llvm::SmallSet<unsigned, 4> seen;
+  for (unsigned d : order)
+    if (d >= order.size() || !seen.insert(d).second)
+      return false;
+  return true;
+}
+
+unsigned product(ArrayRef<unsigned> values) {
+  unsigned result = 1;
+  for (unsigned v : values)
+    result *= v;
+  return result;
+}
+
+std::vector<unsigned> toStd(ArrayRef<unsigned> values) {
+  return std::vector<unsigned>(values.begin(), values.end());
+}
+
+/// Tensor encodings need static power-of-two dimensions of their rank.
+LogicalResult verifyTensorShape(ArrayRef<int64_t> shape, unsigned rank,
+                                Attribute encoding,
+                                function_ref<InFlightDiagnostic()> emitError) {
+  if (shape.size() != rank)
+    return emitError() << "rank-" << shape.size()
+                       << " tensor cannot have the rank-" << rank
+                       << " layout " << encoding;
+  for (int64_t dim : shape)
+    if (dim <= 0 || !llvm::isPowerOf2_64(dim))
+      return emitError() << "tensors with a layout need power-of-two "
+                            "dimensions, got "
+                         << dim;
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// BlockedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+Attribute BlockedEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = parseDictBody(parser);
+  if (!dict)
+    return {};
+  SmallVector<unsigned> sizePerThread, threadsPerWarp, warpsPerCTA, order;
+  if (failed(checkKeys(parser, dict,
+                       {"sizePerThread", "threadsPerWarp", "warpsPerCTA",
+                        "order"})) ||
+      failed(readUnsignedArray(parser, dict, "sizePerThread", sizePerThread)) ||
+      failed(readUnsignedArray(parser, dict, "threadsPerWarp",
+                               threadsPerWarp)) ||
+      failed(readUnsignedArray(parser, dict, "warpsPerCTA", warpsPerCTA)) ||
+      failed(readUnsignedArray(parser, dict, "order", order)))
+    return {};
+  return parser.getChecked<BlockedEncodingAttr>(
+      parser.getContext(), sizePerThread, threadsPerWarp, warpsPerCTA, order);
+}
+
+void BlockedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{sizePerThread = ";
+  printArray(printer, getSizePerThread());
+  printer << ", threadsPerWarp = ";
+  printArray(printer, getThreadsPerWarp());
+  printer << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printer << ", order = ";
+  printArray(printer, getOrder());
+  printer << "}>";
+}
+
+LogicalResult
+BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<unsigned> sizePerThread,
+                            ArrayRef<unsigned> threadsPerWarp,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> order) {
+  size_t rank = sizePerThread.size();
+  if (rank == 0)
+    return emitError() << "blocked layout needs at least one dimension";
+  if (threadsPerWarp.size() != rank || warpsPerCTA.size() != rank ||
+      order.size() != rank)
+    return emitError() << "blocked layout: sizePerThread, threadsPerWarp, "
+                          "warpsPerCTA and order must have the same rank";
+  if (!allPowersOf2(sizePerThread) || !allPowersOf2(threadsPerWarp) ||
+      !allPowersOf2(warpsPerCTA))
+    return emitError() << "blocked layout: sizes must be powers of two";
+  if (!isPermutation(order))
+    return emitError() << "blocked layout: order must be a permutation of "
+                          "the dimensions";
+  return success();
+}
+
+LogicalResult BlockedEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTensorShape(shape, getRank(), *this, emitError);
+}
+
+unsigned BlockedEncodingAttr::getRank() const {
+  return getSizePerThread().size();
+}
+
+bool BlockedEncodingAttr::isDistributed() const { return true; }
+
+SmallVector<unsigned> BlockedEncodingAttr::getLayoutOrder() const {
+  return SmallVector<unsigned>(getOrder());
+}
+
+unsigned BlockedEncodingAttr::getNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+
+unsigned BlockedEncodingAttr::getNumThreadsPerWarp() const {
+  return product(getThreadsPerWarp());
+}
+
+SmallVector<int64_t> BlockedEncodingAttr::getShapePerCTATile() const {
+  SmallVector<int64_t> shape;
+  for (unsigned d = 0; d < getRank(); ++d)
+    shape.push_back(int64_t(getSizePerThread()[d]) * getThreadsPerWarp()[d] *
+                    getWarpsPerCTA()[d]);
+  return shape;
+}
+
+LinearLayout BlockedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  // One CTA tile: registers are the sizePerThread block, then lanes tile the
+  // blocks, then warps tile the warp tiles; within each level, dimensions
+  // are numbered in `order` (fastest first).
+  ArrayRef<unsigned> order = getOrder();
+  LinearLayout tile;
+  for (unsigned d : order)
+    tile *= LinearLayout::identity1D(getSizePerThread()[d], kRegister,
+                                     outDimName(d));
+  for (unsigned d : order)
+    tile *= LinearLayout::identity1D(getThreadsPerWarp()[d], kLane,
+                                     outDimName(d));
+  for (unsigned d : order)
+    tile *= LinearLayout::identity1D(getWarpsPerCTA()[d], kWarp,
+                                     outDimName(d));
+  tile = tile.transposeOuts(standardOutDimNames(getRank()));
+  return fitToShape(tile, std::vector<int64_t>(shape.begin(), shape.end()),
+                    toStd(order));
+}
+
+int64_t
+BlockedEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t> shape) const {
+  return toLinearLayout(shape).getInDimSize(kRegister);
+}
+
+//===----------------------------------------------------------------------===//
+// SliceEncodingAttr
+//===----------------------------------------------------------------------===//
+
+Attribute SliceEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = parseDictBody(parser);
+  if (!dict)
+    return {};
+  unsigned dim;
+  if (failed(checkKeys(parser, dict, {"dim", "parent"})) ||
+      failed(readUnsigned(parser, dict, "dim", dim)))
+    return {};
+  auto parent = dyn_cast_or_null<LayoutEncodingAttrInterface>(dict.get("parent"));
+  if (!parent) {
+    parser.emitError(parser.getNameLoc())
+        << "expected 'parent' to be a layout encoding";
+    return {};
+  }
+  return parser.getChecked<SliceEncodingAttr>(parser.getContext(), dim,
+                                              parent);
+}
+
+void SliceEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{dim = " << getDim() << ", parent = " << getParent() << "}>";
+}
+
+LogicalResult
+SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned dim, LayoutEncodingAttrInterface parent) {
+  if (!parent || !parent.isDistributed())
+    return emitError() << "slice layout needs a distributed parent layout";
+  if (dim >= parent.getRank())
+    return emitError() << "slice dim " << dim
+                       << " is out of range for a rank-" << parent.getRank()
+                       << " parent";
+  return success();
+}
+
+LogicalResult SliceEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTensorShape(shape, getRank(), *this, emitError);
+}
+
+unsigned SliceEncodingAttr::getRank() const {
+  return getParent().getRank() - 1;
+}
+
+bool SliceEncodingAttr::isDistributed() const { return true; }
+
+SmallVector<unsigned> SliceEncodingAttr::getLayoutOrder() const {
+  SmallVector<unsigned> order;
+  for (unsigned d : getParent().getLayoutOrder())
+    if (d != getDim())
+      order.push_back(d > getDim() ? d - 1 : d);
+  return order;
+}
+
+SmallVector<int64_t>
+SliceEncodingAttr::getParentShape(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> parentShape(shape);
+  parentShape.insert(parentShape.begin() + getDim(), 1);
+  return parentShape;
+}
+
+LinearLayout SliceEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  // The parent on the shape with a unit dimension at `dim`: its lanes and
+  // warps along `dim` broadcast and its registers along `dim` disappear.
+  // Dropping that output dimension leaves the slice.
+  LinearLayout parent = getParent().toLinearLayout(getParentShape(shape));
+  LinearLayout sliced = parent.removeOutDim(outDimName(getDim()));
+  std::vector<LinearLayout::OutDim> outs;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    outs.push_back({outDimName(d), int32_t(shape[d])});
+  return LinearLayout(sliced.getInDims(), outs);
+}
+
+int64_t
+SliceEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t> shape) const {
+  return toLinearLayout(shape).getInDimSize(kRegister);
+}
+
+//===----------------------------------------------------------------------===//
+// SharedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+Attribute SharedEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = parseDictBody(parser);
+  if (!dict)
+    return {};
+  unsigned vec, perPhase, maxPhase;
+  SmallVector<unsigned> order;
+  if (failed(checkKeys(parser, dict, {"vec", "perPhase", "maxPhase", "order"})) ||
+      failed(readUnsigned(parser, dict, "vec", vec)) ||
+      failed(readUnsigned(parser, dict, "perPhase", perPhase)) ||
+      failed(readUnsigned(parser, dict, "maxPhase", maxPhase)) ||
+      failed(readUnsignedArray(parser, dict, "order", order)))
+    return {};
+  return parser.getChecked<SharedEncodingAttr>(parser.getContext(), vec,
+                                               perPhase, maxPhase, order);
+}
+
+void SharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{vec = " << getVec() << ", perPhase = " << getPerPhase()
+          << ", maxPhase = " << getMaxPhase() << ", order = ";
+  printArray(printer, getOrder());
+  printer << "}>";
+}
+
+LogicalResult
+SharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           unsigned vec, unsigned perPhase, unsigned maxPhase,
+                           ArrayRef<unsigned> order) {
+  if (!allPowersOf2({vec, perPhase, maxPhase}))
+    return emitError() << "shared layout: vec, perPhase and maxPhase must be "
+                          "powers of two";
+  if (order.empty() || !isPermutation(order))
+    return emitError() << "shared layout: order must be a permutation of the "
+                          "dimensions";
+  return success();
+}
+
+LogicalResult SharedEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTensorShape(shape, getRank(), *this, emitError);
+}
+
+unsigned SharedEncodingAttr::getRank() const { return getOrder().size(); }
+
+bool SharedEncodingAttr::isDistributed() const { return false; }
+
+SmallVector<unsigned> SharedEncodingAttr::getLayoutOrder() const {
+  return SmallVector<unsigned>(getOrder());
+}
+
+LinearLayout SharedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  // Offsets enumerate order[0] fastest, then order[1], ...; the column
+  // (order[0]) of row r is XORed with ((r / perPhase) % maxPhase) * vec.
+  ArrayRef<unsigned> order = getOrder();
+  unsigned rank = order.size();
+  std::vector<LinearLayout::OutDim> outs;
+  for (unsigned d = 0; d < rank; ++d)
+    outs.push_back({outDimName(d), int32_t(shape[d])});
+  LinearLayout::InDim offset{kOffset, {}};
+  unsigned col = order[0];
+  for (unsigned k = 0; k < rank; ++k) {
+    unsigned d = order[k];
+    for (int32_t bit = 0; (int64_t(1) << bit) < shape[d]; ++bit) {
+      LinearLayout::Basis basis(rank, 0);
+      basis[d] = int32_t(1) << bit;
+      if (k == 1) {
+        int64_t phase = ((int64_t(1) << bit) / getPerPhase()) % getMaxPhase();
+        basis[col] = int32_t((phase * getVec()) & (shape[col] - 1));
+      }
+      offset.bases.push_back(basis);
+    }
+  }
+  return LinearLayout({offset}, outs);
+}
+
+int64_t
+SharedEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t>) const {
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// MemDescType
+//===----------------------------------------------------------------------===//
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseAttribute(encoding) || parser.parseGreater())
+    return {};
+  return parser.getChecked<MemDescType>(parser.getContext(), shape,
+                                        elementType, encoding);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getShape())
+    printer << dim << "x";
+  printer << getElementType() << ", " << getEncoding() << ">";
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType,
+                                  Attribute encoding) {
+  auto layout = dyn_cast<LayoutEncodingAttrInterface>(encoding);
+  if (!layout || layout.isDistributed())
+    return emitError() << "memdesc needs a shared-memory layout, got "
+                       << encoding;
+  if (!elementType.isIntOrFloat())
+    return emitError() << "memdesc elements must be integers or floats";
+  return verifyTensorShape(shape, layout.getRank(), encoding, emitError);
+}
+
+int64_t MemDescType::getNumElements() const {
+  int64_t count = 1;
+  for (int64_t dim : getShape())
+    count *= dim;
+  return count;
+}

@@ -1,0 +1,100 @@
+//===- TkgpuDialect.h - the tkgpu dialect -----------------------*- C++ -*-===//
+//
+// Encodings (blocked, slice, shared), the memdesc type, the tkgpu ops, and
+// helpers to read layouts and module attributes. Consumers should go through
+// LayoutEncodingAttrInterface / toLinearLayout rather than switch over
+// encoding classes, so new encodings need no change to them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TK_DIALECTS_TKGPU_TKGPUDIALECT_H
+#define TK_DIALECTS_TKGPU_TKGPUDIALECT_H
+
+#include "dialects/tk/TkDialect.h"
+#include "dialects/tkgpu/LinearLayout.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TensorEncoding.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "dialects/tkgpu/TkgpuDialect.h.inc"
+#include "dialects/tkgpu/TkgpuInterfaces.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "dialects/tkgpu/TkgpuAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "dialects/tkgpu/TkgpuTypes.h.inc"
+
+namespace mlir::tkgpu {
+/// The side-effect resource of shared-memory ops.
+struct SharedMemory : public SideEffects::Resource::Base<SharedMemory> {
+  StringRef getName() final { return "<SharedMemory>"; }
+};
+} // namespace mlir::tkgpu
+
+#define GET_OP_CLASSES
+#include "dialects/tkgpu/TkgpuOps.h.inc"
+
+namespace mlir::tkgpu {
+
+//===----------------------------------------------------------------------===//
+// Layout queries
+//===----------------------------------------------------------------------===//
+
+/// The layout encoding of a tensor (or memdesc) type, or null.
+LayoutEncodingAttrInterface getLayoutEncoding(Type type);
+
+/// The linear layout of a tensor or memdesc type; the type must carry a
+/// layout encoding.
+LinearLayout toLinearLayout(Type type);
+LinearLayout toLinearLayout(ArrayRef<int64_t> shape, Attribute encoding);
+
+/// Elements each thread holds of a value of this type: 1 for a scalar, the
+/// register count for a tensor with a distributed encoding.
+int64_t getTotalElemsPerThread(Type type);
+
+/// `type` (a ranked tensor) with its encoding replaced.
+RankedTensorType withEncoding(Type type, Attribute encoding);
+
+/// Whether two encodings lay out a tensor of `shape` identically (e.g. a
+/// slice and a blocked layout can be equivalent).
+bool areLayoutsEquivalent(ArrayRef<int64_t> shape, Attribute a, Attribute b);
+
+//===----------------------------------------------------------------------===//
+// Building encodings
+//===----------------------------------------------------------------------===//
+
+/// Triton-style default blocked layout for a tensor of `shape`: the given
+/// sizePerThread (all 1 when empty) and order (reversed dimensions, i.e.
+/// row-major, when empty); lanes then warps are spread over the dimensions
+/// fastest first, each taking as many as the dimension still has elements
+/// for; what is left over goes to the slowest dimension (replicating data
+/// when the tensor is smaller than the CTA).
+BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *ctx,
+                                              ArrayRef<int64_t> shape,
+                                              unsigned numWarps,
+                                              unsigned threadsPerWarp,
+                                              ArrayRef<unsigned> sizePerThread = {},
+                                              ArrayRef<unsigned> order = {});
+
+//===----------------------------------------------------------------------===//
+// Module attributes
+//===----------------------------------------------------------------------===//
+
+/// `tkgpu.num_warps` of the module enclosing `op` (or `op` itself); 0 when
+/// absent.
+unsigned getNumWarps(Operation *op);
+/// `tkgpu.threads_per_warp`; 32 when absent.
+unsigned getThreadsPerWarp(Operation *op);
+/// `tkgpu.target`, e.g. "sm_90a"; empty when absent.
+StringRef getTarget(Operation *op);
+/// The compute capability of a target name: "sm_90a" -> 90; 0 if unknown.
+unsigned getComputeCapability(StringRef target);
+
+} // namespace mlir::tkgpu
+
+#endif // TK_DIALECTS_TKGPU_TKGPUDIALECT_H

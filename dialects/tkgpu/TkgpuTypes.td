@@ -1,0 +1,28 @@
+//===- TkgpuTypes.td - tkgpu types -------------------------*- tablegen -*-===//
+#ifndef TKGPU_TYPES_TD
+#define TKGPU_TYPES_TD
+
+include "TkgpuDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Tkgpu_MemDescType : TypeDef<Tkgpu_Dialect, "MemDesc"> {
+  let mnemonic = "memdesc";
+  let summary = "a tensor-shaped buffer in shared memory";
+  let description = [{
+    `!tkgpu.memdesc<64x32xf16, #tkgpu.shared<{...}>>`: a handle to a
+    shared-memory buffer; the encoding says where each element lives.
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"int64_t">:$shape,
+    "::mlir::Type":$elementType,
+    "::mlir::Attribute":$encoding
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    int64_t getRank() const { return getShape().size(); }
+    int64_t getNumElements() const;
+  }];
+}
+
+#endif // TKGPU_TYPES_TD

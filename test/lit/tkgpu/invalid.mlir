@@ -1,0 +1,127 @@
+// RUN: tk-opt %s -split-input-file -verify-diagnostics
+// Every tkgpu verifier error, one per split.
+
+// expected-error @+1 {{blocked layout: sizePerThread, threadsPerWarp, warpsPerCTA and order must have the same rank}}
+#b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// -----
+
+// expected-error @+1 {{blocked layout: order must be a permutation of the dimensions}}
+#b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 1]}>
+
+// -----
+
+// expected-error @+1 {{blocked layout: sizes must be powers of two}}
+#b = #tkgpu.blocked<{sizePerThread = [3], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// -----
+
+// expected-error @+1 {{expected 'warpsPerCTA' to be an array of integers}}
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], order = [0]}>
+
+// -----
+
+// expected-error @+1 {{unknown key 'size'}}
+#b = #tkgpu.blocked<{size = [1], sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{slice dim 1 is out of range for a rank-1 parent}}
+#s = #tkgpu.slice<{dim = 1, parent = #b}>
+
+// -----
+
+#sh = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// expected-error @+1 {{slice layout needs a distributed parent layout}}
+#s = #tkgpu.slice<{dim = 0, parent = #sh}>
+
+// -----
+
+// expected-error @+1 {{shared layout: vec, perPhase and maxPhase must be powers of two}}
+#sh = #tkgpu.shared<{vec = 6, perPhase = 1, maxPhase = 1, order = [0]}>
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{rank-2 tensor cannot have the rank-1 layout}}
+func.func private @rank(tensor<4x4xf32, #b>)
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{tensors with a layout need power-of-two dimensions, got 6}}
+func.func private @pow2(tensor<6xf32, #b>)
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{memdesc needs a shared-memory layout}}
+func.func private @memdesc(!tkgpu.memdesc<16xf32, #b>)
+
+// -----
+
+#b8 = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {tkgpu.num_warps = 4 : i32} {
+  func.func @warps() {
+    // expected-error @+1 {{has 8 warps (product of warpsPerCTA) but the module has tkgpu.num_warps = 4}}
+    %r = tk.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #b8>
+    return
+  }
+}
+
+// -----
+
+#b16 = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [16], warpsPerCTA = [4], order = [0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  // expected-error @+1 {{has 16 threads per warp (product of threadsPerWarp) but the module has tkgpu.threads_per_warp = 32}}
+  func.func @lanes(%x: tensor<64xf32, #b16>) {
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{'tkgpu.num_warps' must be a positive power-of-two i32, got 3 : i32}}
+module attributes {tkgpu.num_warps = 3 : i32} {}
+
+// -----
+
+// expected-error @+1 {{'tkgpu.target' must be a string like "sm_90a", got "gfx90a"}}
+module attributes {tkgpu.target = "gfx90a"} {}
+
+// -----
+
+// expected-error @+1 {{'tkgpu.num_warps' belongs on the module}}
+func.func @not_module() attributes {tkgpu.num_warps = 4 : i32} {
+  return
+}
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @convert_no_layout(%x: tensor<128xf32>) {
+  // expected-error @+1 {{source 'tensor<128xf32>' needs a distributed layout encoding}}
+  %y = tkgpu.convert_layout %x : tensor<128xf32> -> tensor<128xf32, #b>
+  return
+}
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #tkgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+func.func @convert_shape(%x: tensor<128xf32, #b>) {
+  // expected-error @+1 {{requires the same shape for all operands and results}}
+  %y = tkgpu.convert_layout %x : tensor<128xf32, #b> -> tensor<256xf32, #c>
+  return
+}
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @local_load(%m: !tkgpu.memdesc<16x16xf32, #sh>) {
+  // expected-error @+1 {{differ in shape or element type}}
+  %x = tkgpu.local_load %m : !tkgpu.memdesc<16x16xf32, #sh> -> tensor<16x16xf16, #b>
+  return
+}

@@ -1,0 +1,193 @@
+// RUN: tk-opt %s -split-input-file -tkgpu-remove-layout-conversions -canonicalize -cse | FileCheck %s
+
+#def = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#vec = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Softmax after coalescing: pointers, mask and `other` are rematerialized
+// in the load/store layout, and the loaded row's conversion sinks through
+// the reductions and elementwise ops until it cancels at the store.
+// CHECK: #[[VEC:.*]] = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @softmax
+// CHECK-NOT: convert_layout
+// CHECK: tk.make_range {{.*}} : tensor<1024xi32, #[[VEC]]>
+// CHECK: %[[X:.*]] = tk.load {{.*}} -> tensor<1024xf32, #[[VEC]]>
+// CHECK: tk.reduce max %[[X]] {axis = 0 : i32} : tensor<1024xf32, #[[VEC]]> -> f32
+// CHECK: arith.subf %[[X]], %{{.*}} : tensor<1024xf32, #[[VEC]]>
+// CHECK: math.exp %{{.*}} : tensor<1024xf32, #[[VEC]]>
+// CHECK: tk.reduce sum %{{.*}} : tensor<1024xf32, #[[VEC]]> -> f32
+// CHECK: arith.divf %{{.*}} : tensor<1024xf32, #[[VEC]]>
+// CHECK: tk.store {{.*}} : tensor<1024x!tk.ptr<f32>, #[[VEC]]>, tensor<1024xf32, #[[VEC]]>, tensor<1024xi1, #[[VEC]]>
+// CHECK-NOT: convert_layout
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @softmax(%out: !tk.ptr<f32>, %in: !tk.ptr<f32>, %n: i32) {
+    %cols = tk.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #def>
+    %ns = tk.splat %n : i32 -> tensor<1024xi32, #def>
+    %mask = arith.cmpi slt, %cols, %ns : tensor<1024xi32, #def>
+    %ins = tk.splat %in : !tk.ptr<f32> -> tensor<1024x!tk.ptr<f32>, #def>
+    %ia = tk.addptr %ins, %cols : tensor<1024x!tk.ptr<f32>, #def>, tensor<1024xi32, #def>
+    %ninf = arith.constant dense<0xFF800000> : tensor<1024xf32, #def>
+    %ia_v = tkgpu.convert_layout %ia : tensor<1024x!tk.ptr<f32>, #def> -> tensor<1024x!tk.ptr<f32>, #vec>
+    %mask_v = tkgpu.convert_layout %mask : tensor<1024xi1, #def> -> tensor<1024xi1, #vec>
+    %ninf_v = tkgpu.convert_layout %ninf : tensor<1024xf32, #def> -> tensor<1024xf32, #vec>
+    %x_v = tk.load %ia_v, mask %mask_v, other %ninf_v : tensor<1024x!tk.ptr<f32>, #vec> -> tensor<1024xf32, #vec>, tensor<1024xi1, #vec>
+    %x = tkgpu.convert_layout %x_v : tensor<1024xf32, #vec> -> tensor<1024xf32, #def>
+    %mx = tk.reduce max %x {axis = 0 : i32} : tensor<1024xf32, #def> -> f32
+    %mxs = tk.splat %mx : f32 -> tensor<1024xf32, #def>
+    %xs = arith.subf %x, %mxs : tensor<1024xf32, #def>
+    %num = math.exp %xs : tensor<1024xf32, #def>
+    %den = tk.reduce sum %num {axis = 0 : i32} : tensor<1024xf32, #def> -> f32
+    %dens = tk.splat %den : f32 -> tensor<1024xf32, #def>
+    %y = arith.divf %num, %dens : tensor<1024xf32, #def>
+    %outs = tk.splat %out : !tk.ptr<f32> -> tensor<1024x!tk.ptr<f32>, #def>
+    %oa = tk.addptr %outs, %cols : tensor<1024x!tk.ptr<f32>, #def>, tensor<1024xi32, #def>
+    %oa_v = tkgpu.convert_layout %oa : tensor<1024x!tk.ptr<f32>, #def> -> tensor<1024x!tk.ptr<f32>, #vec>
+    %y_v = tkgpu.convert_layout %y : tensor<1024xf32, #def> -> tensor<1024xf32, #vec>
+    %mask_v2 = tkgpu.convert_layout %mask : tensor<1024xi1, #def> -> tensor<1024xi1, #vec>
+    tk.store %oa_v, %y_v, mask %mask_v2 : tensor<1024x!tk.ptr<f32>, #vec>, tensor<1024xf32, #vec>, tensor<1024xi1, #vec>
+    return
+  }
+}
+
+// -----
+
+#def = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#vec = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#other = #tkgpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Conversion chains fold; a conversion between two anchors (loads in
+// different layouts feeding one add) is inherent: exactly one remains.
+// CHECK-LABEL: func.func @chains_and_anchors
+// CHECK-SAME: %[[A:[^:]*]]: tensor<1024xf32, #[[VEC:[^>]*]]>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @chains_and_anchors(%a: tensor<1024xf32, #vec>, %p: tensor<1024x!tk.ptr<f32>, #vec>, %q: tensor<1024x!tk.ptr<f32>, #other>) -> tensor<1024xf32, #vec> {
+    // CHECK-NOT: convert_layout %[[A]]
+    %c1 = tkgpu.convert_layout %a : tensor<1024xf32, #vec> -> tensor<1024xf32, #def>
+    %c2 = tkgpu.convert_layout %c1 : tensor<1024xf32, #def> -> tensor<1024xf32, #other>
+    %c3 = tkgpu.convert_layout %c2 : tensor<1024xf32, #other> -> tensor<1024xf32, #vec>
+    // CHECK: %[[X:.*]] = tk.load %{{.*}} : tensor<1024x!tk.ptr<f32>, #[[VEC]]>
+    // CHECK: %[[Y:.*]] = tk.load %{{.*}} : tensor<1024x!tk.ptr<f32>, #[[OTHER:[^>]*]]>
+    %x = tk.load %p : tensor<1024x!tk.ptr<f32>, #vec> -> tensor<1024xf32, #vec>
+    %y = tk.load %q : tensor<1024x!tk.ptr<f32>, #other> -> tensor<1024xf32, #other>
+    %xd = tkgpu.convert_layout %x : tensor<1024xf32, #vec> -> tensor<1024xf32, #def>
+    %yd = tkgpu.convert_layout %y : tensor<1024xf32, #other> -> tensor<1024xf32, #def>
+    // CHECK: %[[YC:.*]] = tkgpu.convert_layout %[[Y]] : tensor<1024xf32, #[[OTHER]]> -> tensor<1024xf32, #[[VEC]]>
+    // CHECK: %[[S:.*]] = arith.addf %[[X]], %[[YC]] : tensor<1024xf32, #[[VEC]]>
+    %s = arith.addf %xd, %yd : tensor<1024xf32, #def>
+    %sv = tkgpu.convert_layout %s : tensor<1024xf32, #def> -> tensor<1024xf32, #vec>
+    // CHECK: %[[R:.*]] = arith.addf %[[S]], %[[A]]
+    %r = arith.addf %sv, %c3 : tensor<1024xf32, #vec>
+    // CHECK-NOT: convert_layout
+    // CHECK: return %[[R]]
+    return %r : tensor<1024xf32, #vec>
+  }
+}
+
+// -----
+
+#l1 = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#d2 = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#c2 = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sd = #tkgpu.slice<{dim = 1, parent = #d2}>
+#sc = #tkgpu.slice<{dim = 1, parent = #c2}>
+
+// Row-wise 2-D normalization: x / sum(x, axis=1)[:, None]. The reduction
+// moves to the load's layout; its slice result feeds expand_dims and
+// broadcast in that layout, so no conversion is left.
+// CHECK-DAG: #[[B2:.*]] = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+// CHECK-DAG: #[[S:.*]] = #tkgpu.slice<{dim = 1, parent = #[[B2]]}>
+// CHECK-LABEL: func.func @rows
+// CHECK-NOT: convert_layout
+// CHECK: %[[X:.*]] = tk.load %{{.*}} -> tensor<16x256xf32, #[[B2]]>
+// CHECK: %[[SUM:.*]] = tk.reduce sum %[[X]] {axis = 1 : i32} : tensor<16x256xf32, #[[B2]]> -> tensor<16xf32, #[[S]]>
+// CHECK: %[[E:.*]] = tk.expand_dims %[[SUM]] {axis = 1 : i32} : tensor<16xf32, #[[S]]> -> tensor<16x1xf32, #[[B2]]>
+// CHECK: %[[B:.*]] = tk.broadcast %[[E]] : tensor<16x1xf32, #[[B2]]> -> tensor<16x256xf32, #[[B2]]>
+// CHECK: arith.divf %[[X]], %[[B]] : tensor<16x256xf32, #[[B2]]>
+// CHECK-NOT: convert_layout
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @rows(%p: tensor<16x256x!tk.ptr<f32>, #b2>) {
+    %xv = tk.load %p : tensor<16x256x!tk.ptr<f32>, #b2> -> tensor<16x256xf32, #b2>
+    %x = tkgpu.convert_layout %xv : tensor<16x256xf32, #b2> -> tensor<16x256xf32, #d2>
+    %sum = tk.reduce sum %x {axis = 1 : i32} : tensor<16x256xf32, #d2> -> tensor<16xf32, #sd>
+    %s1 = tkgpu.convert_layout %sum : tensor<16xf32, #sd> -> tensor<16xf32, #l1>
+    %s2 = tkgpu.convert_layout %s1 : tensor<16xf32, #l1> -> tensor<16xf32, #sc>
+    %e = tk.expand_dims %s2 {axis = 1 : i32} : tensor<16xf32, #sc> -> tensor<16x1xf32, #c2>
+    %ec = tkgpu.convert_layout %e : tensor<16x1xf32, #c2> -> tensor<16x1xf32, #d2>
+    %b = tk.broadcast %ec : tensor<16x1xf32, #d2> -> tensor<16x256xf32, #d2>
+    %y = arith.divf %x, %b : tensor<16x256xf32, #d2>
+    %yv = tkgpu.convert_layout %y : tensor<16x256xf32, #d2> -> tensor<16x256xf32, #b2>
+    tk.store %p, %yv : tensor<16x256x!tk.ptr<f32>, #b2>, tensor<16x256xf32, #b2>
+    return
+  }
+}
+
+// -----
+
+#def = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#vec = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Loop-carried values keep their layout (conservative): the conversion in
+// the body and the one of the loop's result stay; the constant stored after
+// the loop is rebuilt in the store's layout.
+// CHECK-LABEL: func.func @loop
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @loop(%p: tensor<1024x!tk.ptr<f32>, #vec>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<1024xf32, #def>
+    // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<1024xf32, #[[VEC:.*]]>
+    // CHECK: %[[ACC:.*]] = scf.for {{.*}} -> (tensor<1024xf32, #[[DEF:.*]]>)
+    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero) -> (tensor<1024xf32, #def>) : i32 {
+      %x = tk.load %p : tensor<1024x!tk.ptr<f32>, #vec> -> tensor<1024xf32, #vec>
+      // CHECK: tkgpu.convert_layout %{{.*}} : tensor<1024xf32, #[[VEC]]> -> tensor<1024xf32, #[[DEF]]>
+      %xd = tkgpu.convert_layout %x : tensor<1024xf32, #vec> -> tensor<1024xf32, #def>
+      %s = arith.addf %a, %xd : tensor<1024xf32, #def>
+      scf.yield %s : tensor<1024xf32, #def>
+    }
+    // CHECK: %[[ACCV:.*]] = tkgpu.convert_layout %[[ACC]] : tensor<1024xf32, #[[DEF]]> -> tensor<1024xf32, #[[VEC]]>
+    // CHECK: tk.store %{{.*}}, %[[ACCV]]
+    %accv = tkgpu.convert_layout %acc : tensor<1024xf32, #def> -> tensor<1024xf32, #vec>
+    tk.store %p, %accv : tensor<1024x!tk.ptr<f32>, #vec>, tensor<1024xf32, #vec>
+    // CHECK: tk.store %{{.*}}, %[[Z]] : tensor<1024x!tk.ptr<f32>, #[[VEC]]>
+    %zv = tkgpu.convert_layout %zero : tensor<1024xf32, #def> -> tensor<1024xf32, #vec>
+    tk.store %p, %zv : tensor<1024x!tk.ptr<f32>, #vec>, tensor<1024xf32, #vec>
+    return
+  }
+}
+
+// -----
+
+#def = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#vec = #tkgpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+
+// Pointers advanced each iteration and converted for a load are carried in
+// the load's layout: no conversion is left in the loop.
+// CHECK-LABEL: func.func @loop_pointers
+// CHECK: %[[P0:.*]] = tk.addptr %{{.*}} : tensor<1024x!tk.ptr<f32>, #[[VEC:[^>]*]]>
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[P:.*]] = %[[P0]]) -> (tensor<1024xf32, #[[VEC]]>, tensor<1024x!tk.ptr<f32>, #[[VEC]]>)
+// CHECK-NOT: convert_layout
+// CHECK: %[[X:.*]] = tk.load %[[P]] : tensor<1024x!tk.ptr<f32>, #[[VEC]]>
+// CHECK: %[[NEXT:.*]] = tk.addptr %[[P]], %{{.*}} : tensor<1024x!tk.ptr<f32>, #[[VEC]]>
+// CHECK: scf.yield %{{.*}}, %[[NEXT]]
+// CHECK-NOT: convert_layout
+// CHECK: return
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @loop_pointers(%base: !tk.ptr<f32>, %out: tensor<1024x!tk.ptr<f32>, #vec>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %r = tk.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32, #def>
+    %bs = tk.splat %base : !tk.ptr<f32> -> tensor<1024x!tk.ptr<f32>, #def>
+    %p0 = tk.addptr %bs, %r : tensor<1024x!tk.ptr<f32>, #def>, tensor<1024xi32, #def>
+    %step = arith.constant dense<1024> : tensor<1024xi32, #def>
+    %zero = arith.constant dense<0.0> : tensor<1024xf32, #vec>
+    %acc, %p = scf.for %i = %c0 to %n step %c1 iter_args(%a = %zero, %q = %p0) -> (tensor<1024xf32, #vec>, tensor<1024x!tk.ptr<f32>, #def>) : i32 {
+      %qv = tkgpu.convert_layout %q : tensor<1024x!tk.ptr<f32>, #def> -> tensor<1024x!tk.ptr<f32>, #vec>
+      %x = tk.load %qv : tensor<1024x!tk.ptr<f32>, #vec> -> tensor<1024xf32, #vec>
+      %s = arith.addf %a, %x : tensor<1024xf32, #vec>
+      %next = tk.addptr %q, %step : tensor<1024x!tk.ptr<f32>, #def>, tensor<1024xi32, #def>
+      scf.yield %s, %next : tensor<1024xf32, #vec>, tensor<1024x!tk.ptr<f32>, #def>
+    }
+    tk.store %out, %acc : tensor<1024x!tk.ptr<f32>, #vec>, tensor<1024xf32, #vec>
+    return
+  }
+}

@@ -1,0 +1,83 @@
+//===- Metadata.h - The compiler's per-kernel metadata ---------*- C++ -*-===//
+//
+// The contract between tkc and libtkrt: for each compiled kernel the compiler
+// writes NAME.cubin (or NAME.ptx) and NAME.json beside it. docs/runtime.md
+// describes the JSON format; this is its in-memory form, its validating
+// reader and its writer (the compiler may use toJson so that both sides of
+// the contract live in one place).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TK_METADATA_H
+#define TK_METADATA_H
+
+#include "tk/Arch.h"
+#include "tk/ScalarType.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tk {
+
+/// The tk_metadata_version this runtime reads and writes.
+constexpr int kMetadataVersion = 1;
+
+enum class BinaryKind : uint8_t { Cubin, Ptx };
+const char *binaryKindName(BinaryKind kind); // "cubin", "ptx"
+
+/// One kernel parameter (constexprs are not parameters).
+struct KernelArg {
+  std::string name;
+  ArgType type;
+  ArgSpec spec = ArgSpec::None;
+};
+
+/// A compile-time constant the kernel was specialized with.
+struct Constexpr {
+  enum class Kind : uint8_t { Int, Float, Bool };
+  std::string name;
+  Kind kind = Kind::Int;
+  int64_t intValue = 0; // Int, and Bool as 0/1
+  double floatValue = 0; // Float
+};
+
+struct Metadata {
+  int version = kMetadataVersion;
+  std::string name;            // the kernel's symbol in the binary
+  std::string arch;            // "sm_90a"
+  int numWarps = 4;            // blockDim.x = numWarps * 32
+  int numStages = 1;
+  uint64_t sharedBytes = 0;    // dynamic shared memory per block
+  std::string binary;          // file name, relative to the .json's folder
+  BinaryKind binaryKind = BinaryKind::Cubin;
+  std::string tkIr;            // optional: tk IR for the CPU interpreter
+  std::string source;          // optional: the .tk file, for messages
+  std::vector<KernelArg> args; // exactly the kernel's parameters, in order
+  std::vector<Constexpr> constexprs;
+  int gridRank = 3;            // how many program_id axes the kernel uses
+
+  /// Parses and validates metadata JSON. `origin` names the text in errors
+  /// ("softmax.json: missing field 'num_warps'").
+  static Metadata parse(std::string_view jsonText, const std::string &origin);
+  /// Reads and parses a metadata file.
+  static Metadata load(const std::string &path);
+
+  /// Serializes to the JSON format `parse` reads (pretty-printed).
+  std::string toJson() const;
+
+  /// Throws tk::Error if the fields are inconsistent (what `parse` checks
+  /// after reading): useful for metadata built in code.
+  void validate(const std::string &origin) const;
+
+  /// `arch` parsed (validate() guarantees that it parses).
+  GpuArch targetArch() const;
+
+  /// The parameter named `name`, or nullptr.
+  const KernelArg *findArg(std::string_view argName) const;
+};
+
+} // namespace tk
+
+#endif // TK_METADATA_H

@@ -1,0 +1,20 @@
+//===- CudaBackend.h - The built-in "cuda" backend (internal) --*- C++ -*-===//
+
+#ifndef TK_LIB_CUDABACKEND_H
+#define TK_LIB_CUDABACKEND_H
+
+#include "tk/Backend.h"
+
+#include <memory>
+
+namespace tk {
+namespace detail {
+
+/// Device 0 through the CUDA driver API. Throws tk::Error when there is no
+/// driver or no device.
+std::unique_ptr<Backend> createCudaBackend();
+
+} // namespace detail
+} // namespace tk
+
+#endif // TK_LIB_CUDABACKEND_H

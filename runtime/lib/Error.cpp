@@ -1,0 +1,5 @@
+//===- Error.cpp - tk::Error helpers --------------------------------------===//
+
+#include "tk/Error.h"
+
+void tk::throwError(const std::string &message) { throw Error(message); }

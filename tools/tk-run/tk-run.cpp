@@ -1,0 +1,255 @@
+//===- tk-run.cpp - Run one tk kernel on .npy data ------------------------===//
+//
+//   tk-run softmax.tk -k softmax -D BLOCK=1024 --grid 1823
+//          --arg out_ptr=out.npy --arg in_ptr=x.npy --arg in_stride=781 ...
+//          --write out_ptr=result.npy
+//
+// Compiles the kernel in process (or reads tk IR), binds every parameter by
+// name (Bindings.h), runs the grid in the CPU interpreter directly or on the
+// GPU through libtkrt (RuntimeLaunch.h), then writes or prints buffers.
+// README.md, "tk-run", documents the options.
+//
+//===----------------------------------------------------------------------===//
+#include "tools/tk-run/Bindings.h"
+#include "tools/tk-run/KernelSource.h"
+#include "tools/tk-run/RuntimeLaunch.h"
+
+#include "compiler/interpreter/Backend.h"
+#include "compiler/interpreter/Interpreter.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <map>
+
+using namespace llvm;
+using namespace tk::run;
+using tk::interp::KernelParam;
+
+namespace {
+
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<kernel.tk | kernel.mlir>"),
+                               cl::Required);
+cl::opt<std::string> kernelName("k",
+                                cl::desc("Kernel to run (default: the only one)"),
+                                cl::value_desc("name"));
+cl::alias kernelNameLong("kernel", cl::aliasopt(kernelName));
+cl::list<std::string> defines("D", cl::Prefix,
+                              cl::desc("Constexpr value: -D NAME=VALUE"),
+                              cl::value_desc("NAME=VALUE"));
+cl::opt<unsigned> numWarps("num-warps", cl::desc("Warps per program (GPU)"),
+                           cl::init(0));
+cl::opt<unsigned> numStages("num-stages", cl::desc("Pipeline stages (GPU)"),
+                            cl::init(0));
+cl::opt<std::string> arch("arch", cl::desc("GPU architecture (with --gpu)"),
+                          cl::init("sm_90a"));
+cl::opt<std::string> gridText("grid", cl::desc("Programs along x[,y[,z]]"),
+                              cl::value_desc("X[,Y[,Z]]"), cl::init("1"));
+cl::list<std::string> argBindings(
+    "arg",
+    cl::desc("Bind a parameter: NAME=FILE.npy | NAME=zeros:SHAPE | "
+             "NAME=[v,...] for pointers, NAME=VALUE for scalars"),
+    cl::value_desc("NAME=VALUE"));
+cl::list<std::string> writes(
+    "write", cl::desc("After the run, save a buffer: NAME=FILE.npy"),
+    cl::value_desc("NAME=FILE"));
+cl::list<std::string> dumps("dump", cl::desc("After the run, print a buffer"),
+                            cl::value_desc("NAME"));
+cl::opt<bool> interpret("interpret",
+                        cl::desc("Run in the CPU interpreter (the default)"));
+cl::opt<bool> gpu("gpu", cl::desc("Run on the GPU (through libtkrt)"));
+cl::opt<std::string> runtimeBackend(
+    "runtime-backend", cl::Hidden,
+    cl::desc("Run through libtkrt's backend NAME (\"interpreter\" runs the "
+             "tk IR, any other the cubin); for testing the --gpu path"),
+    cl::value_desc("NAME"));
+cl::opt<bool> inputIsIR("ir",
+                        cl::desc("The input is tk IR (also implied by .mlir)"));
+cl::opt<bool> showTime(
+    "time", cl::desc("Print the run time (launch to completion) to stderr"));
+
+[[noreturn]] void fatal(const Twine &message) {
+  outs().flush();
+  errs() << "tk-run: error: " << message << "\n";
+  std::exit(1);
+}
+
+/// Exits after printing `error`: compiler and kernel errors are complete
+/// messages ("softmax.tk:9:9: error: ..."); others get tk-run's prefix.
+[[noreturn]] void fail(Error error) {
+  std::string message = toString(std::move(error));
+  outs().flush();
+  if (StringRef(message).contains("error: "))
+    errs() << message << "\n";
+  else
+    errs() << "tk-run: error: " << message << "\n";
+  std::exit(1);
+}
+
+std::pair<StringRef, StringRef> splitBinding(StringRef text,
+                                             const char *option) {
+  size_t equals = text.find('=');
+  if (equals == StringRef::npos || text.take_front(equals).trim().empty())
+    fatal(Twine(option) + " '" + text + "' is not NAME=VALUE");
+  return {text.take_front(equals).trim(), text.drop_front(equals + 1).trim()};
+}
+
+tk::interp::LaunchGrid parseGrid(StringRef text) {
+  SmallVector<StringRef> parts;
+  text.split(parts, ',');
+  if (parts.empty() || parts.size() > 3)
+    fatal("--grid takes X, X,Y or X,Y,Z, got '" + text + "'");
+  int64_t dims[3] = {1, 1, 1};
+  for (size_t i = 0; i < parts.size(); ++i)
+    if (parts[i].trim().getAsInteger(10, dims[i]) || dims[i] < 0)
+      fatal("--grid: '" + parts[i] + "' is not a non-negative integer");
+  return {dims[0], dims[1], dims[2]};
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tk-run: run one tk kernel on .npy data\n");
+  if (gpu && interpret)
+    fatal("--gpu and --interpret exclude each other");
+  if (gpu && !runtimeBackend.empty())
+    fatal("--gpu and --runtime-backend exclude each other");
+  // For --runtime-backend=interpreter.
+  tk::registerInterpreterBackend();
+  tk::interp::LaunchGrid grid = parseGrid(gridText);
+
+  // Where the kernel runs decides what to compile: the interpreter needs the
+  // tk IR only; libtkrt needs metadata and tk IR or a cubin.
+  std::string backend = gpu ? "" : runtimeBackend.getValue();
+  bool throughRuntime = gpu || !runtimeBackend.empty();
+  ImageKind imageKind = !throughRuntime                ? ImageKind::None
+                        : runtimeBackend == "interpreter" ? ImageKind::TkIr
+                                                          : ImageKind::Cubin;
+
+  SourceOptions sourceOptions;
+  sourceOptions.path = inputFile;
+  sourceOptions.isIR = inputIsIR || StringRef(inputFile).ends_with(".mlir");
+  sourceOptions.kernelName = kernelName;
+  for (const std::string &define : defines) {
+    auto [name, value] = splitBinding(define, "-D");
+    sourceOptions.defines.push_back({name.str(), value.str()});
+  }
+  if (numWarps)
+    sourceOptions.numWarps = numWarps;
+  if (numStages)
+    sourceOptions.numStages = numStages;
+  sourceOptions.arch = arch;
+  auto loaded = loadKernel(sourceOptions, imageKind);
+  if (!loaded)
+    fail(loaded.takeError());
+  const tk::interp::Kernel &kernel = *loaded->kernel;
+
+  // Bind every parameter by name.
+  std::map<std::string, std::string> values;
+  for (const std::string &binding : argBindings) {
+    auto [name, value] = splitBinding(binding, "--arg");
+    if (!values.emplace(name.str(), value.str()).second)
+      fatal("parameter '" + name + "' is bound twice");
+  }
+  ArrayRef<KernelParam> params = kernel.params();
+  for (const auto &entry : values) {
+    if (llvm::any_of(params, [&](const KernelParam &p) {
+          return p.name == entry.first;
+        }))
+      continue;
+    std::string names;
+    for (const KernelParam &p : params)
+      names += (names.empty() ? "" : ", ") + p.name;
+    fatal("kernel '" + kernel.name() + "' has no parameter '" + entry.first +
+          "' (parameters: " + names + ")");
+  }
+
+  tk::interp::MemoryRegistry memory;
+  std::map<std::string, HostBuffer> buffers;
+  std::vector<BoundArg> args;
+  for (const KernelParam &param : params) {
+    auto it = values.find(param.name);
+    if (it == values.end())
+      fatal("parameter '" + param.name + "' (" + param.sourceType +
+            ") is not bound; pass --arg " + param.name + "=...");
+    StringRef typeName = param.sourceType;
+    bool isPointer = typeName.consume_front("*");
+    auto type = parseDType(typeName);
+    if (!type || isPointer != param.isPointer)
+      fatal("parameter '" + param.name + "' has unsupported type '" +
+            param.sourceType + "'");
+    BoundArg arg;
+    arg.param = &param;
+    arg.type = *type;
+    if (isPointer) {
+      auto buffer = bindBuffer(param, *type, it->second);
+      if (!buffer)
+        fatal(toString(buffer.takeError()));
+      HostBuffer &bound =
+          buffers.emplace(param.name, std::move(*buffer)).first->second;
+      memory.add(bound.data(), bound.bytes, bound.label);
+      arg.buffer = &bound;
+      arg.bits = reinterpret_cast<uintptr_t>(bound.data());
+    } else {
+      auto bits = parseValue(*type, it->second);
+      if (!bits)
+        fatal("argument '" + param.name + "' (" + param.sourceType +
+              "): " + toString(bits.takeError()));
+      arg.bits = *bits;
+    }
+    args.push_back(arg);
+  }
+
+  auto findBuffer = [&](StringRef name, const char *option) -> HostBuffer & {
+    auto it = buffers.find(name.str());
+    if (it == buffers.end())
+      fatal(Twine(option) + " " + name + ": not a pointer parameter of '" +
+            kernel.name() + "'");
+    return it->second;
+  };
+  // Check the outputs before spending time on the run.
+  for (const std::string &write : writes)
+    findBuffer(splitBinding(write, "--write").first, "--write");
+  for (const std::string &dump : dumps)
+    findBuffer(dump, "--dump");
+
+  double seconds = 0;
+  if (throughRuntime) {
+    if (Error error = launchThroughRuntime(*loaded->image, backend, grid, args,
+                                           seconds))
+      fail(std::move(error));
+  } else {
+    std::vector<uint64_t> bits;
+    for (const BoundArg &arg : args)
+      bits.push_back(arg.bits);
+    auto start = std::chrono::steady_clock::now();
+    if (Error error = kernel.run(grid, bits, memory))
+      fail(std::move(error));
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            start)
+                  .count();
+  }
+  if (showTime)
+    errs() << format("tk-run: %s ran %lld x %lld x %lld programs in %.3f ms "
+                     "(%s)\n",
+                     kernel.name().c_str(), static_cast<long long>(grid.x),
+                     static_cast<long long>(grid.y),
+                     static_cast<long long>(grid.z), seconds * 1e3,
+                     throughRuntime ? (gpu ? "GPU" : runtimeBackend.c_str())
+                                    : "interpreter");
+
+  for (const std::string &write : writes) {
+    auto [name, file] = splitBinding(write, "--write");
+    if (Error error = writeBuffer(findBuffer(name, "--write"), file.str()))
+      fatal("--write " + write + ": " + toString(std::move(error)));
+  }
+  for (const std::string &dump : dumps)
+    dumpBuffer(outs(), dump, findBuffer(dump, "--dump"));
+  return 0;
+}

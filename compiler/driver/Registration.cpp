@@ -1,9 +1,13 @@
 //===- Registration.cpp - every dialect and pass tk tools know ------------===//
 #include "compiler/driver/Registration.h"
 
+#include "compiler/conversion/Passes.h"
 #include "compiler/transforms/Passes.h"
+#include "compiler/transforms/gpu/Passes.h"
 #include "dialects/tk/TkDialect.h"
+#include "dialects/tkgpu/TkgpuDialect.h"
 
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -11,7 +15,8 @@
 #include "mlir/Transforms/Passes.h"
 
 void tk::registerAllDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::tk::TkDialect, mlir::func::FuncDialect,
+  registry.insert<mlir::tk::TkDialect, mlir::tkgpu::TkgpuDialect,
+                  mlir::func::FuncDialect,
                   mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
                   mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();
@@ -20,4 +25,8 @@ void tk::registerAllDialects(mlir::DialectRegistry &registry) {
 void tk::registerAllPasses() {
   mlir::registerTransformsPasses();
   mlir::tk::registerTkPasses();
+  mlir::tkgpu::registerTkGpuPasses();
+  mlir::tkgpu::registerTkConversionPasses();
+  // The last pass of buildLlvmPipeline.
+  mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
 }

@@ -443,7 +443,10 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
   for (const ast::Param &param : kernel.params)
     if (param.type && param.type->kind == ast::TypeExpr::Kind::Constexpr)
       constexprNames.push_back(param.name);
-  for (const auto &[name, text] : defines) {
+  for (const auto &define : defines) {
+    // Not a structured binding: C++17 lambdas cannot capture those (clang
+    // rejects it; the fuzz build uses clang).
+    const std::string &name = define.first;
     auto it = std::find_if(kernel.params.begin(), kernel.params.end(),
                            [&](const ast::Param &p) { return p.name == name; });
     if (it == kernel.params.end())
@@ -578,8 +581,11 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
 
   mlir::Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
+  for (size_t i = 0; i < runtimeParams.size(); ++i)
+    entry->getArgument(i).setLoc(getLoc(runtimeParams[i]->loc));
 
   // The kernel's variables: parameters and constexprs.
+  callStack.push_back(&kernel);
   Frame kernelFrame;
   kernelFrame.function = &kernel;
   frames.push_back(std::move(kernelFrame));
@@ -601,9 +607,9 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
 
   emitBlock(kernel.body);
   if (frame().returned && !frame().returnValue.isNone())
-    error(kernel.loc, "kernel '" + kernel.name + "' returns a value; "
-                                                 "kernels write results "
-                                                 "through pointers");
+    error(frame().returnLoc, "kernel '" + kernel.name +
+                                 "' returns a value; kernels write results "
+                                 "through pointers");
   {
     LocScope scope(*this, kernel.loc);
     builder.setInsertionPointToEnd(entry);
@@ -619,8 +625,30 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
                                     b.getStringAttr(fileName.getValue()));
 }
 
+/// Every decorator in the file must be one we know, so that a typo
+/// (`@kernl`) is reported rather than silently making a helper.
+static void checkDecoratorNames(const IRGen &gen, const ast::Module &module) {
+  static const std::vector<std::string> known = {"kernel", "jit", "autotune"};
+  for (const auto &fn : module.functions) {
+    for (const ast::Decorator &decorator : fn->decorators) {
+      std::string base = getDecoratorBaseName(decorator.name);
+      if (std::find(known.begin(), known.end(), base) != known.end())
+        continue;
+      std::string message = "unknown decorator '@" + decorator.name + "'";
+      std::string hint = base.empty() ? "" : didYouMean(base, known);
+      gen.error(decorator.loc,
+                message + (hint.empty() ? "; expected @kernel, @jit or "
+                                          "@autotune"
+                                        : hint));
+    }
+  }
+}
+
 mlir::OwningOpRef<mlir::ModuleOp> IRGen::run() {
-  moduleOp = mlir::ModuleOp::create(getLoc(SourceLoc()));
+  checkDecoratorNames(*this, module);
+  // The module stands for the whole file.
+  moduleOp = mlir::ModuleOp::create(
+      mlir::FileLineColLoc::get(fileName, /*line=*/1, /*column=*/1));
   const ast::FunctionDef &kernel = selectKernel();
   KernelConfig config = readDecorators(kernel);
   emitKernel(kernel, config);

@@ -37,6 +37,8 @@ class FuncOp;
 
 namespace tk::irgen {
 
+using ast::ScalarType;
+
 /// A variable: its value and where it was last assigned.
 struct Binding {
   Value value;
@@ -50,7 +52,8 @@ struct CallArgs {
   std::vector<Value> positional;
   std::vector<SourceLoc> positionalLocs;
   std::vector<std::pair<std::string, Value>> keywords;
-  std::vector<SourceLoc> keywordLocs;
+  std::vector<SourceLoc> keywordLocs;     // the values
+  std::vector<SourceLoc> keywordNameLocs; // the `name=` parts
 };
 
 /// Arguments bound to a signature (see getBuiltinSignature for the spec
@@ -175,9 +178,10 @@ public:
   mlir::Type getMLIRType(const sema::ValueType &type);
   /// The type a compile-time number takes as a run-time value.
   sema::DType getLiteralType(const Value &constant) const;
-  /// A compile-time number as a run-time scalar of `type`; errors when it
-  /// does not fit.
-  Value materialize(const Value &constant, sema::DType type, SourceLoc loc);
+  /// A compile-time number as a run-time scalar (or a block of `shape`) of
+  /// `type`; errors when it does not fit.
+  Value materialize(const Value &constant, sema::DType type, SourceLoc loc,
+                    const sema::Shape &shape = {});
   /// Numbers stay, constants become run-time values of their literal type.
   Value toIR(const Value &value, SourceLoc loc, const char *what);
   /// Converts a value to another element type (Triton's cast rules).
@@ -241,6 +245,11 @@ public:
                     SourceLoc loc);
   Value emitScan(BuiltinId id, const BoundArgs &args, SourceLoc loc);
   Value emitDot(const BoundArgs &args, SourceLoc loc);
+  /// `a @ b (+ acc)`; `precision` is "tf32"/"ieee", `outType` the result
+  /// element type when there is no accumulator.
+  Value dot(const Value &a, const Value &b, std::optional<Value> acc,
+            std::optional<std::string> precision,
+            std::optional<sema::DType> outType, SourceLoc loc);
   Value emitLoad(const BoundArgs &args, SourceLoc loc);
   Value emitStore(const BoundArgs &args, SourceLoc loc);
   Value emitAtomic(BuiltinId id, const BoundArgs &args, SourceLoc loc);
@@ -266,6 +275,7 @@ public:
     /// Set once a `return` ran; the rest of the body is skipped.
     bool returned = false;
     Value returnValue;
+    SourceLoc returnLoc;
     /// Nesting of run-time regions (scf.if/for/while bodies) in this
     /// function: a `return` there is not supported.
     unsigned runtimeDepth = 0;

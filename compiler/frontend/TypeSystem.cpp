@@ -285,10 +285,8 @@ std::optional<Shape> broadcastShapes(const Shape &a, const Shape &b,
     } else if (da == 1) {
       result[i] = db;
     } else {
-      error = "shapes " + shapeToString(a) + " and " + shapeToString(b) +
-              " cannot be broadcast together: dimension " +
-              std::to_string(i) + " is " + std::to_string(da) + " vs " +
-              std::to_string(db);
+      error = "dimension " + std::to_string(i) + " is " +
+              std::to_string(da) + " vs " + std::to_string(db);
       return std::nullopt;
     }
   }

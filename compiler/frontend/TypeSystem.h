@@ -15,6 +15,8 @@
 //     kind lower than or equal to the other operand's kind (bool < unsigned
 //     < signed < float) adopts the other operand's type; otherwise it takes
 //     part in promotion with its literal type (i32/u32/i64/u64, f32/f64, i1).
+//     (IR emission also lets a non-negative int literal adapt to an unsigned
+//     operand, so that `u // 3` is u32 where Triton would refuse the mix.)
 //   * f64 wins, then f32; f16 with f16 stays f16; bf16 with bf16 stays bf16;
 //     f16 with bf16 gives f32 (Triton gives f16 here; f32 loses nothing).
 //     `/` and `%` on f16/bf16 compute in f32.
@@ -168,7 +170,9 @@ std::optional<DType> computeCommonType(PromotionOperand a, PromotionOperand b,
 // Shapes
 //===----------------------------------------------------------------------===//
 
-/// The numpy broadcast of two shapes, or nullopt with `error` set.
+/// The numpy broadcast of two shapes, or nullopt with `error` saying
+/// where they differ ("dimension 1 is 64 vs 32", dimensions counted in the
+/// broadcast result).
 std::optional<Shape> broadcastShapes(const Shape &a, const Shape &b,
                                      std::string &error);
 

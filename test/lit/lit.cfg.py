@@ -19,7 +19,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.tk_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["tk-opt", "tkc", "tk-run"]
+tools = ["tk-opt", "tkc", "tk-run", "tk-translate"]
 llvm_config.add_tool_substitutions(
     [t for t in tools if os.path.exists(os.path.join(config.tk_tools_dir, t))],
     [config.tk_tools_dir])

@@ -1,0 +1,54 @@
+//===- Backend.h - LLVM dialect -> PTX -> cubin + metadata ------*- C++ -*-===//
+//
+// The stages after the pass pipelines, for tkc and the JIT:
+//   lowerToLlvmDialect   tkgpu -> LLVM + NVVM dialects (buildLlvmPipeline)
+//   tk::translateToLlvmIrText / tk::translateToPtx (compiler/target)
+//   compileToCubin       PTX, ptxas, resource stats and the metadata JSON
+//
+//===----------------------------------------------------------------------===//
+#ifndef TK_COMPILER_DRIVER_BACKEND_H
+#define TK_COMPILER_DRIVER_BACKEND_H
+
+#include "compiler/target/LlvmToPtx.h"
+#include "compiler/target/Metadata.h"
+#include "compiler/target/Ptxas.h"
+
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace tk {
+
+/// Runs buildLlvmPipeline on `module` (a tkgpu module) in place. Errors are
+/// reported through the context's diagnostic handler.
+mlir::LogicalResult lowerToLlvmDialect(mlir::ModuleOp module);
+
+/// Everything tkc writes for --emit=cubin.
+struct CubinArtifacts {
+  std::string ptx;
+  std::string cubin;              // ELF bytes
+  std::string ptxasLog;           // ptxas -v output (warnings, stats)
+  std::vector<KernelStats> stats; // per kernel, for --stats
+  KernelMetadata metadata;
+  std::string metadataJson;       // NAME.json
+};
+
+/// From an LLVM-dialect module (after lowerToLlvmDialect): PTX for
+/// `options.arch`, ptxas, and the metadata of kernel `kernelName` (the only
+/// kernel when empty) naming `binaryName` (e.g. "softmax.cubin") as its
+/// binary.
+llvm::Expected<CubinArtifacts> compileToCubin(mlir::ModuleOp llvmModule,
+                                              const TargetOptions &options,
+                                              llvm::StringRef kernelName,
+                                              llvm::StringRef binaryName);
+
+} // namespace tk
+
+#endif // TK_COMPILER_DRIVER_BACKEND_H

@@ -1,0 +1,19 @@
+//===- LlvmPipeline.h - tkgpu -> LLVM dialect pass pipeline -----*- C++ -*-===//
+#ifndef TK_COMPILER_DRIVER_LLVMPIPELINE_H
+#define TK_COMPILER_DRIVER_LLVMPIPELINE_H
+
+namespace mlir {
+class OpPassManager;
+} // namespace mlir
+
+namespace tk {
+
+/// Appends the passes that lower a tkgpu module to the LLVM and NVVM
+/// dialects: convert-tkgpu-to-llvm, canonicalize, cse,
+/// reconcile-unrealized-casts. `pm` must be a module pass manager. The
+/// result carries tkgpu.shared_bytes and is ready for compiler/target.
+void buildLlvmPipeline(mlir::OpPassManager &pm);
+
+} // namespace tk
+
+#endif // TK_COMPILER_DRIVER_LLVMPIPELINE_H

@@ -1,0 +1,48 @@
+//===- PassRunner.h - run a pass pipeline of a compilation ------*- C++ -*-===//
+//
+// Every stage runs its passes through runPipeline, so that the options
+// --print-ir-after-all / --print-ir-after=PASS and the clang-style
+// diagnostics work the same for all of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TK_COMPILER_DRIVER_PASSRUNNER_H
+#define TK_COMPILER_DRIVER_PASSRUNNER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir {
+class OpPassManager;
+class OpPrintingFlags;
+} // namespace mlir
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace tk {
+
+class Compilation;
+
+/// Builds a module pass manager with `buildPipeline`, runs it on `module`
+/// with the verifier on, printing the IR after passes as the options ask
+/// (to stderr, with source locations). A failure is reported (the pass's
+/// own diagnostics, or "tkc: error: the <stageName> pipeline failed").
+mlir::LogicalResult
+runPipeline(Compilation &compilation, mlir::ModuleOp module,
+            llvm::StringRef stageName,
+            llvm::function_ref<void(mlir::OpPassManager &)> buildPipeline);
+
+/// How tk prints IR for people: source locations inline
+/// (`loc("softmax.tk":9:9)`), no aliases.
+mlir::OpPrintingFlags getIRPrintingFlags();
+
+/// Prints `module` with getIRPrintingFlags().
+void printModule(mlir::ModuleOp module, llvm::raw_ostream &os);
+
+} // namespace tk
+
+#endif // TK_COMPILER_DRIVER_PASSRUNNER_H

@@ -1,0 +1,26 @@
+//===- TkPipeline.cpp - the passes on the tk dialect ----------------------===//
+
+#include "compiler/driver/TkPipeline.h"
+
+#include "compiler/driver/PassRunner.h"
+#include "compiler/transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace tk {
+
+void buildTkPipeline(mlir::OpPassManager &pm) {
+  pm.addPass(mlir::createInlinerPass());
+  pm.addPass(mlir::createCanonicalizerPass());
+  pm.addPass(mlir::tk::createTkCombine());
+  pm.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::createSymbolDCEPass());
+}
+
+mlir::LogicalResult runTkPipeline(Compilation &compilation,
+                                  mlir::ModuleOp module) {
+  return runPipeline(compilation, module, "tk", buildTkPipeline);
+}
+
+} // namespace tk

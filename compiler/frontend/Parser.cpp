@@ -498,6 +498,10 @@ StmtList Parser::parseBlock(const std::string &context) {
   if (!at(TokenKind::Indent))
     errorAtToken("expected an indented block after " + context);
   consume();
+  // An indented line holding only a line continuation yields INDENT DEDENT
+  // with no statement between: still a missing block.
+  if (at(TokenKind::Dedent) || at(TokenKind::EndOfFile))
+    errorAtToken("expected an indented block after " + context);
   while (!at(TokenKind::Dedent) && !at(TokenKind::EndOfFile))
     parseStatement(body);
   consume(); // Dedent

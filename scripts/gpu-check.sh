@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, in one call: the GPU tests, the benchmarks, and
+# Triton's reference numbers from the same run; prints a short table last.
+# Expects .carry/ from scripts/prepare-gpu-carry.sh. Results go to $OUT
+# (or ./gpu-out): anchors.json (Triton/PyTorch), tk.json, bench.json,
+# bench.png, logs.
+set -u
+cd "$(dirname "$0")/.."
+OUT=${OUT:-$PWD/gpu-out}
+mkdir -p "$OUT"
+C=$PWD/.carry
+export PATH=$C/bin:$PATH
+for f in $C/bin/*.xz; do [ -f "$f" ] && xz -dkf "$f" && chmod +x "${f%.xz}"; done
+
+summary=()
+note() { summary+=("$1"); echo "== $1"; }
+
+echo "== machine"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
+date -u
+python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" 2>/dev/null
+
+# 1. The static tkc starts here and compiles (cold: a new process each time).
+if "$C/bin/tkc" --version >/dev/null 2>&1 || "$C/bin/tkc" --help >/dev/null 2>&1; then
+  note "tkc (static) starts: $("$C/bin/tkc" --version 2>&1 | head -1)"
+  compile_json="{"
+  for k in add:add.tk:BLOCK=1024 softmax:softmax.tk:BLOCK=1024 matmul:matmul.tk:BLOCK_M=128,BLOCK_N=128,BLOCK_K=32,GROUP_M=8,LEAKY=0; do
+    name=${k%%:*}; rest=${k#*:}; src=${rest%%:*}; defs=${rest#*:}
+    dflags=(); IFS=, read -ra ds <<<"$defs"; for d in "${ds[@]}"; do dflags+=(-D "$d"); done
+    t0=$EPOCHREALTIME
+    if "$C/bin/tkc" examples/$src "${dflags[@]}" --emit=cubin -o /tmp/$name.cubin >"$OUT/tkc-$name.log" 2>&1; then
+      dt=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.4f", b-a}')
+      compile_json+="\"$name\": $dt, "
+      note "tkc cold compile $name -> cubin: ${dt}s"
+    else
+      note "tkc compile $name FAILED: $(tail -2 "$OUT/tkc-$name.log" | tr '\n' ' ')"
+    fi
+  done
+  compile_json="${compile_json%, }}"
+else
+  note "tkc (static) does not start: $("$C/bin/tkc" --version 2>&1 | head -3)"
+  compile_json="{}"
+fi
+
+# 2. Runtime smoke test and the example host programs on the GPU.
+[ -x "$C/bin/tkrt-gpu-smoke" ] && note "$("$C/bin/tkrt-gpu-smoke" 2>&1 | tail -1)"
+for exe in "$C"/bin/example-*; do
+  [ -x "$exe" ] || continue
+  name=$(basename "$exe"); name=${name#example-}
+  line=$("$exe" "$C/kernels/examples" 2>&1 | tee "$OUT/example-$name.log" | grep -E "^(PASS|FAIL)" | tail -1)
+  note "${line:-FAIL $name: no verdict ($(tail -1 "$OUT/example-$name.log"))}"
+done
+
+# 3. Differential: the same kernels in the interpreter and on the GPU.
+if [ -x scripts/differential.sh ]; then
+  bash scripts/differential.sh "$C" "$OUT" 2>&1 | tail -20
+  note "$(tail -1 "$OUT/differential.log" 2>/dev/null)"
+fi
+
+# 4. Benchmarks: tk, then Triton/PyTorch in the same run.
+if [ -x "$C/bin/tk-bench" ]; then
+  "$C/bin/tk-bench" "$C/kernels/bench" "$OUT/tk-raw.json" >"$OUT/tk-bench.log" 2>&1
+  note "tk-bench exit $? ($(grep -c FAIL "$OUT/tk-bench.log") FAIL lines)"
+  grep FAIL "$OUT/tk-bench.log" | head -5
+  python3 - "$OUT/tk-raw.json" "$compile_json" "$OUT/tk.json" <<'PY'
+import json, sys
+tk = json.load(open(sys.argv[1])) if open(sys.argv[1]).read().strip() else {}
+tk["compile_s"] = json.loads(sys.argv[2])
+json.dump(tk, open(sys.argv[3], "w"), indent=1)
+PY
+fi
+PYTHONUNBUFFERED=1 python3 "$C/triton_ref.py" "$OUT" >"$OUT/triton_ref.log" 2>&1
+note "triton_ref.py exit $?"
+
+echo
+echo "================ summary"
+printf '%s\n' "${summary[@]}"
+if [ -f "$OUT/tk.json" ] && [ -f "$OUT/anchors.json" ]; then
+  python3 bench/report.py "$OUT/tk.json" "$OUT/anchors.json" "$OUT"
+fi

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds what the GPU machine runs and gathers it in .carry/ (git-ignored),
+# the folder the device call carries: static tkc and tk-run (no LLVM needed
+# there), the example host programs, tk-bench, the precompiled kernels, and
+# a copy of ../shared/bench/triton_ref.py for the side-by-side numbers.
+# Then, on the GPU machine: bash scripts/gpu-check.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TK_BUILD_DIR=build-static bash scripts/build.sh -DTK_STATIC_TOOLS=ON \
+  -DTK_EXAMPLES_WITH_INTERPRETER=OFF -DTK_EXAMPLES_EMIT=cubin
+rm -rf .carry
+mkdir -p .carry/bin .carry/kernels/examples .carry/kernels/bench
+for tool in tkc tk-run; do
+  if [ -x build-static/bin/$tool ]; then
+    strip -o .carry/bin/$tool build-static/bin/$tool
+    xz -T2 -6 .carry/bin/$tool
+  fi
+done
+for exe in build-static/bin/example-* build-static/bin/tk-bench build-static/bin/tkrt-gpu-smoke; do
+  [ -x "$exe" ] && strip -o .carry/bin/$(basename "$exe") "$exe"
+done
+cp build-static/examples/kernels/* .carry/kernels/examples/ 2>/dev/null || true
+cp build-static/bench/kernels/* .carry/kernels/bench/ 2>/dev/null || true
+cp ../shared/bench/triton_ref.py .carry/
+du -sh .carry

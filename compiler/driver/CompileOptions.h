@@ -65,6 +65,9 @@ struct CompileOptions {
   /// -o; empty: stdout for text, a name derived from the kernel for
   /// binaries.
   std::string outputPath;
+  /// --stats: after --emit=cubin, ptxas' resource use per kernel
+  /// (registers, spills, shared memory) to stderr.
+  bool printStats = false;
   /// --print-ir-after-all: the module after every pass, to stderr.
   bool printIRAfterAll = false;
   /// --print-ir-after=PASS: the module after each run of that pass

@@ -5,8 +5,7 @@
 //   tk-raw  frontend (parse, check, emit), print
 //   tk      frontend + tk pipeline, print
 //   tkgpu, llvm-mlir, llvm, ptx, cubin, sass-report: frontend + tk pipeline,
-//           then the GPU stages (not implemented yet here: they add their
-//           own files and a case below).
+//           then the GPU stages (GpuStages.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +13,7 @@
 
 #include "compiler/driver/Compilation.h"
 #include "compiler/driver/Frontend.h"
+#include "compiler/driver/GpuStages.h"
 #include "compiler/driver/PassRunner.h"
 #include "compiler/driver/TkPipeline.h"
 #include "compiler/frontend/ASTPrinter.h"
@@ -87,11 +87,8 @@ mlir::LogicalResult runCompilation(Compilation &compilation) {
   if (emit == EmitKind::Tk)
     return writeModule();
 
-  // The GPU stages (tkgpu, llvm-mlir, llvm, ptx, cubin, sass-report) hook
-  // in here.
-  compilation.reportError(std::string("--emit=") + getEmitKindName(emit) +
-                          " is not implemented yet");
-  return mlir::failure();
+  // tkgpu, llvm-mlir, llvm, ptx, cubin, sass-report.
+  return runGpuStages(compilation, *module);
 }
 
 int compileAndReturnStatus(Compilation &compilation) {

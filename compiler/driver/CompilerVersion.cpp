@@ -34,16 +34,15 @@ static llvm::Expected<std::string> runPtxasVersion(llvm::StringRef ptxas) {
   auto removeOutput =
       llvm::scope_exit([&] { llvm::sys::fs::remove(outputPath); });
   llvm::StringRef args[] = {ptxas, "--version"};
-  std::optional<llvm::StringRef> redirects[] = {
-      std::nullopt, outputPath.str(), outputPath.str()};
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, outputPath.str(),
+                                                outputPath.str()};
   std::string message;
   int status = llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
                                          /*SecondsToWait=*/60,
                                          /*MemoryLimit=*/0, &message);
   if (status != 0)
-    return llvm::createStringError(
-        "'" + ptxas + " --version' failed" +
-        (message.empty() ? "" : ": " + message));
+    return llvm::createStringError("'" + ptxas + " --version' failed" +
+                                   (message.empty() ? "" : ": " + message));
   auto output = llvm::MemoryBuffer::getFile(outputPath);
   if (!output)
     return llvm::createStringError("cannot read the output of '" + ptxas +

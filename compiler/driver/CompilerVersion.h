@@ -1,4 +1,4 @@
-//===- CompilerVersion.h - what identifies the compiler's output -*- C++ -*-===//
+//===- CompilerVersion.h - what identifies the compiler output -*- C++ -*-===//
 //
 // The parts of the kernel cache key (KernelCache.h) that name the compiler
 // rather than the kernel: a cached kernel is reused only by the compiler

@@ -7,6 +7,7 @@
 //   metadata.json   the metadata
 //   kernel.cubin | kernel.ptx   (not for tk IR artifacts)
 //   kernel.tk.mlir  the tk IR
+//   autotune        with @autotune: "key NAME" and "config TEXT" lines
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/driver/Jit.h"
@@ -19,8 +20,12 @@
 #include "compiler/driver/KernelCache.h"
 #include "compiler/driver/TkPipeline.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -34,6 +39,71 @@ namespace {
 constexpr const char *kNameFile = "name";
 constexpr const char *kMetadataFile = "metadata.json";
 constexpr const char *kTkIrFile = "kernel.tk.mlir";
+constexpr const char *kAutotuneFile = "autotune";
+
+/// "BLOCK=128, EVEN=True, num_warps=4" for one entry of tk.autotune.
+std::string describeConfig(mlir::DictionaryAttr config) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      config,
+      [&](mlir::NamedAttribute entry) {
+        os << entry.getName().getValue() << "=";
+        mlir::Attribute value = entry.getValue();
+        if (auto boolean = mlir::dyn_cast<mlir::BoolAttr>(value))
+          os << (boolean.getValue() ? "True" : "False");
+        else if (auto integer = mlir::dyn_cast<mlir::IntegerAttr>(value))
+          os << integer.getValue();
+        else if (auto real = mlir::dyn_cast<mlir::FloatAttr>(value))
+          os << real.getValueAsDouble();
+        else
+          value.print(os);
+      },
+      [&] { os << ", "; });
+  // Attribute text could hold a newline; the cache file is line-based.
+  std::replace(text.begin(), text.end(), '\n', ' ');
+  return text;
+}
+
+/// The @autotune key and configs the frontend recorded on kernel `name`
+/// (tk.autotune = {key = [...], configs = [{...}, ...]}).
+void collectAutotune(mlir::ModuleOp module, llvm::StringRef name,
+                     CompiledKernel &kernel) {
+  auto func = module.lookupSymbol<mlir::func::FuncOp>(name);
+  if (!func)
+    return;
+  auto autotune = func->getAttrOfType<mlir::DictionaryAttr>("tk.autotune");
+  if (!autotune)
+    return;
+  if (auto key = autotune.getAs<mlir::ArrayAttr>("key"))
+    for (mlir::Attribute entry : key)
+      if (auto text = mlir::dyn_cast<mlir::StringAttr>(entry))
+        kernel.autotuneKey.push_back(text.getValue().str());
+  if (auto configs = autotune.getAs<mlir::ArrayAttr>("configs"))
+    for (mlir::Attribute entry : configs)
+      if (auto config = mlir::dyn_cast<mlir::DictionaryAttr>(entry))
+        kernel.autotuneConfigs.push_back(describeConfig(config));
+}
+
+std::string buildAutotuneFile(const CompiledKernel &kernel) {
+  std::string text;
+  for (const std::string &name : kernel.autotuneKey)
+    text += "key " + name + "\n";
+  for (const std::string &config : kernel.autotuneConfigs)
+    text += "config " + config + "\n";
+  return text;
+}
+
+void parseAutotuneFile(llvm::StringRef text, CompiledKernel &kernel) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef line : lines) {
+    if (line.consume_front("key "))
+      kernel.autotuneKey.push_back(line.str());
+    else if (line.consume_front("config "))
+      kernel.autotuneConfigs.push_back(line.str());
+  }
+}
 
 /// The entry's binary file, or null for tk IR artifacts.
 const char *getBinaryFileName(ArtifactKind kind) {
@@ -62,7 +132,7 @@ CompileOptions makeCompileOptions(const KernelSource &source,
   result.arch = options.arch;
   result.assumptions = options.assumptions;
   result.assumeAlignedPointers = options.assumeAlignedPointers;
-  result.emit = options.artifact == ArtifactKind::TkIr ? EmitKind::Tk
+  result.emit = options.artifact == ArtifactKind::TkIr  ? EmitKind::Tk
                 : options.artifact == ArtifactKind::Ptx ? EmitKind::Ptx
                                                         : EmitKind::Cubin;
   return result;
@@ -98,9 +168,10 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   result.artifact = options.artifact;
   auto metadata = collectKernelMetadata(*module, kernelName);
   if (!metadata)
-    return llvm::createStringError(tool + ": error: " +
-                                   llvm::toString(metadata.takeError()));
+    return llvm::createStringError(
+        tool + ": error: " + llvm::toString(metadata.takeError()));
   result.name = metadata->name;
+  collectAutotune(*module, result.name, result);
   {
     // The interpreter reports errors at .tk locations: keep them.
     llvm::raw_string_ostream os(result.tkIr);
@@ -116,8 +187,7 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   // tk -> tkgpu -> LLVM dialect, in place.
   mlir::PassManager pm(&compilation.getContext(),
                        mlir::ModuleOp::getOperationName());
-  buildTkgpuPipeline(pm, static_cast<int>(getNumWarps(*module)),
-                     options.arch);
+  buildTkgpuPipeline(pm, static_cast<int>(getNumWarps(*module)), options.arch);
   if (mlir::failed(pm.run(*module)) ||
       mlir::failed(lowerToLlvmDialect(*module)))
     return failure(" for the GPU");
@@ -128,20 +198,20 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
     auto artifacts =
         compileToCubin(*module, target, result.name, result.name + ".cubin");
     if (!artifacts)
-      return llvm::createStringError(tool + ": error: " +
-                                     llvm::toString(artifacts.takeError()));
+      return llvm::createStringError(
+          tool + ": error: " + llvm::toString(artifacts.takeError()));
     result.binary = std::move(artifacts->cubin);
     result.metadataJson = std::move(artifacts->metadataJson);
     return result;
   }
   auto lowered = collectKernelMetadata(*module, result.name);
   if (!lowered)
-    return llvm::createStringError(tool + ": error: " +
-                                   llvm::toString(lowered.takeError()));
+    return llvm::createStringError(
+        tool + ": error: " + llvm::toString(lowered.takeError()));
   auto ptx = translateToPtx(*module, target);
   if (!ptx)
-    return llvm::createStringError(tool + ": error: " +
-                                   llvm::toString(ptx.takeError()));
+    return llvm::createStringError(
+        tool + ": error: " + llvm::toString(ptx.takeError()));
   lowered->arch = options.arch;
   lowered->binary = result.name + ".ptx";
   lowered->binaryKind = "ptx";
@@ -157,14 +227,15 @@ CacheFiles toCacheFiles(const CompiledKernel &kernel) {
   files[kTkIrFile] = kernel.tkIr;
   if (const char *binary = getBinaryFileName(kernel.artifact))
     files[binary] = kernel.binary;
+  if (!kernel.autotuneConfigs.empty())
+    files[kAutotuneFile] = buildAutotuneFile(kernel);
   return files;
 }
 
 /// The kernel of a cache entry; nullopt (with a reason) when the entry
 /// lacks a file this artifact kind needs.
-std::optional<CompiledKernel> fromCacheFiles(CacheFiles &files,
-                                             ArtifactKind kind,
-                                             std::string &why) {
+std::optional<CompiledKernel>
+fromCacheFiles(CacheFiles &files, ArtifactKind kind, std::string &why) {
   const char *binaryName = getBinaryFileName(kind);
   for (const char *needed : {kNameFile, kMetadataFile, kTkIrFile, binaryName})
     if (needed && !files.count(needed)) {
@@ -178,6 +249,8 @@ std::optional<CompiledKernel> fromCacheFiles(CacheFiles &files,
   kernel.tkIr = std::move(files[kTkIrFile]);
   if (binaryName)
     kernel.binary = std::move(files[binaryName]);
+  if (auto autotune = files.find(kAutotuneFile); autotune != files.end())
+    parseAutotuneFile(autotune->second, kernel);
   kernel.fromCache = true;
   return kernel;
 }
@@ -223,8 +296,9 @@ llvm::Expected<std::string> jit::computeCacheKey(const KernelSource &source,
   // By name, keeping the order among definitions of one name (the last
   // wins): -D A=1 -D B=2 and -D B=2 -D A=1 compile alike.
   auto defines = options.defines;
-  std::stable_sort(defines.begin(), defines.end(),
-                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::stable_sort(
+      defines.begin(), defines.end(),
+      [](const auto &a, const auto &b) { return a.first < b.first; });
   for (const auto &[name, value] : defines) {
     key.add("define", name);
     key.add("value", value);
@@ -298,7 +372,7 @@ llvm::Expected<CompiledKernel> jit::compileFile(const std::string &path,
                                                 const JitOptions &options) {
   auto source = KernelSource::readFile(path);
   if (!source)
-    return llvm::createStringError(options.toolName + ": error: " +
-                                   llvm::toString(source.takeError()));
+    return llvm::createStringError(
+        options.toolName + ": error: " + llvm::toString(source.takeError()));
   return compile(*source, kernelName, options);
 }

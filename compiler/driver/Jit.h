@@ -1,4 +1,4 @@
-//===- Jit.h - compile .tk kernels in process, through the cache -*- C++ -*-===//
+//===- Jit.h - compile .tk kernels in process, through the cache *- C++ -*-===//
 //
 // The JIT: a program (or tk-run) hands over .tk source, a kernel name and
 // the compile options, and gets what libtkrt loads: metadata JSON and a
@@ -96,6 +96,11 @@ struct CompiledKernel {
   /// tk IR after the tk pipeline, with .tk locations (the interpreter's
   /// input; tk-run reads the kernel's parameters from it).
   std::string tkIr;
+  /// With @autotune: the names of the key arguments, and one description
+  /// per config ("BLOCK=128, num_warps=4"); both empty otherwise.
+  /// Autotune.h picks among the configs.
+  std::vector<std::string> autotuneKey;
+  std::vector<std::string> autotuneConfigs;
   /// Whether this came from the cache rather than the compiler.
   bool fromCache = false;
   /// The cache key (64 hex digits); empty when the cache was not used.

@@ -34,8 +34,7 @@ inline ModuleImage makeModuleImage(const CompiledKernel &kernel) {
 }
 
 /// Loads `kernel` into `context`; throws tk::Error as Module::load does.
-inline Module loadModule(const Context &context,
-                         const CompiledKernel &kernel) {
+inline Module loadModule(const Context &context, const CompiledKernel &kernel) {
   return Module::loadImage(context, makeModuleImage(kernel));
 }
 

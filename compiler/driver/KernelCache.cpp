@@ -225,9 +225,9 @@ bool parseManifest(std::string_view text, std::string_view key,
     words = splitWords(lines[i]);
     ManifestFile file;
     if (words.size() != 4 || words[0] != "file" ||
-        !KernelCache::isValidFileName(words[1]) ||
-        words[1] == kManifestName || !parseSize(words[2], file.size) ||
-        file.size > kMaxFileBytes || !isHexDigest(words[3])) {
+        !KernelCache::isValidFileName(words[1]) || words[1] == kManifestName ||
+        !parseSize(words[2], file.size) || file.size > kMaxFileBytes ||
+        !isHexDigest(words[3])) {
       why = "the manifest has a malformed line " + std::to_string(i + 1);
       return false;
     }
@@ -319,11 +319,10 @@ EntryRead readEntry(const std::string &path, std::string_view key) {
     if (!openFile(entry.name, file, info, why))
       return corrupt(std::move(read), why);
     if (size_t(info.st_size) != entry.size)
-      return corrupt(std::move(read),
-                     "'" + entry.name + "' has " +
-                         std::to_string(info.st_size) +
-                         " bytes, the manifest says " +
-                         std::to_string(entry.size));
+      return corrupt(std::move(read), "'" + entry.name + "' has " +
+                                          std::to_string(info.st_size) +
+                                          " bytes, the manifest says " +
+                                          std::to_string(entry.size));
     std::string bytes;
     if (!readToEnd(file.get(), entry.size, bytes, why))
       return corrupt(std::move(read),
@@ -381,8 +380,7 @@ CacheKeyBuilder &CacheKeyBuilder::add(std::string_view field,
   return *this;
 }
 
-CacheKeyBuilder &CacheKeyBuilder::add(std::string_view field,
-                                      long long value) {
+CacheKeyBuilder &CacheKeyBuilder::add(std::string_view field, long long value) {
   return add(field, std::to_string(value));
 }
 
@@ -463,8 +461,7 @@ void KernelCache::disableWrites(const std::string &path, int error) {
   if (!writable.exchange(false))
     return;
   warn("tk: warning: cannot write to the kernel cache " + config.directory +
-       " (" + path + ": " + errorText(error) +
-       "); continuing without caching");
+       " (" + path + ": " + errorText(error) + "); continuing without caching");
 }
 
 int KernelCache::injectedFault(const std::string &path) const {
@@ -483,8 +480,8 @@ std::string KernelCache::makeTemporaryPath(const char *kind,
   char suffix[64];
   std::snprintf(suffix, sizeof(suffix), "%ld-%llu-%llx", long(::getpid()),
                 counter.fetch_add(1), processNonce);
-  return config.directory + "/." + kind + "-" +
-         std::string(key.substr(0, 16)) + "-" + suffix;
+  return config.directory + "/." + kind + "-" + std::string(key.substr(0, 16)) +
+         "-" + suffix;
 }
 
 std::optional<CacheFiles> KernelCache::lookup(std::string_view key) {
@@ -501,22 +498,21 @@ std::optional<CacheFiles> KernelCache::lookup(std::string_view key) {
       return std::nullopt;
     if (attempt == 0 && read.inode != 0 && wasReplaced(path, read))
       continue;
-    warn("tk: warning: ignoring corrupt cache entry " + path + ": " +
-         read.why);
+    warn("tk: warning: ignoring corrupt cache entry " + path + ": " + read.why);
     return std::nullopt;
   }
   return std::nullopt;
 }
 
-bool KernelCache::writeStaging(const std::string &staging,
-                               std::string_view key, const CacheFiles &files,
-                               std::string &failedPath, int &error) const {
+bool KernelCache::writeStaging(const std::string &staging, std::string_view key,
+                               const CacheFiles &files, std::string &failedPath,
+                               int &error) const {
   auto writeFile = [&](const std::string &path, std::string_view bytes) {
     failedPath = path;
     if ((error = injectedFault(path)))
       return false;
-    FileDescriptor file(::open(path.c_str(),
-                               O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+    FileDescriptor file(
+        ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
     if (file.get() < 0) {
       error = errno;
       return false;
@@ -641,8 +637,8 @@ void KernelCache::discardCorruptEntry(std::string_view key,
                                       const std::string &why) {
   if (!config.enabled || !isValidKey(key))
     return;
-  warn("tk: warning: ignoring corrupt cache entry " + getEntryPath(key) +
-       ": " + why);
+  warn("tk: warning: ignoring corrupt cache entry " + getEntryPath(key) + ": " +
+       why);
   // A failure here shows up, and is reported, when the entry is stored.
   ReplacementLock lock(config.directory);
   removeEntry(key);

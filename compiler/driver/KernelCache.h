@@ -16,9 +16,10 @@
 // entry both succeed. A damaged entry (truncated, flipped bits, garbage)
 // fails its manifest check: it is reported ("tk: warning: ignoring corrupt
 // cache entry <path>: <why>"), treated as a miss, and replaced by the next
-// store. A cache that cannot be written (read-only, full, not a folder) is
-// reported once; compiling goes on without it. No content of the cache can
-// crash the reader.
+// store (under an flock on <directory>/.lock, so that processes repairing
+// one entry at once keep each other's fresh copies). A cache that cannot be
+// written (read-only, full, not a folder) is reported once; compiling goes
+// on without it. No content of the cache can crash the reader.
 //
 // Plain C++17 and POSIX; no LLVM, so it can be tested on its own.
 //

@@ -28,8 +28,8 @@ inline uint32_t rotateRight(uint32_t value, unsigned bits) {
 } // namespace
 
 Sha256::Sha256()
-    : state{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f,
-            0x9b05688c, 0x1f83d9ab, 0x5be0cd19},
+    : state{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+            0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19},
       buffer{} {}
 
 void Sha256::compressBlock(const uint8_t *block) {

@@ -14,6 +14,9 @@ config.test_exec_root = os.path.join(config.tk_obj_root, "test", "lit")
 
 config.substitutions.append(("%examples", os.path.join(config.tk_src_root, "examples")))
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+# tk-run compiles through the JIT's kernel cache (docs/cache.md): keep the
+# tests' entries in the build folder, not in the user's ~/.cache/tk.
+config.environment["TK_CACHE_DIR"] = os.path.join(config.test_exec_root, "tk-cache")
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.tk_tools_dir, append_path=True)

@@ -27,6 +27,10 @@
 #include "llvm/Support/raw_ostream.h"
 #endif
 
+#ifdef TK_RUN_HAVE_JIT
+#include "compiler/driver/Jit.h"
+#endif
+
 #ifdef TK_RUN_HAVE_GPU_BACKEND
 #include "compiler/driver/Backend.h"
 #include "compiler/driver/GpuPipeline.h"
@@ -183,10 +187,52 @@ llvm::Expected<RuntimeImage> KernelModule::makeImage(ImageKind kind) {
 }
 #endif // TK_RUN_HAVE_DRIVER
 
+#ifdef TK_RUN_HAVE_JIT
+/// A .tk kernel for libtkrt: compiled by the JIT through the kernel cache
+/// (docs/cache.md), so a second run skips the compiler. The interpreter
+/// Kernel (which names the parameters) is built from the tk IR the JIT
+/// returns.
+static llvm::Expected<LoadedKernel> loadThroughJit(const SourceOptions &options,
+                                                   ImageKind image) {
+  jit::JitOptions jitOptions;
+  jitOptions.toolName = "tk-run";
+  jitOptions.defines = options.defines;
+  jitOptions.numWarps = options.numWarps;
+  jitOptions.numStages = options.numStages;
+  jitOptions.arch = options.arch;
+  jitOptions.artifact = image == ImageKind::TkIr ? jit::ArtifactKind::TkIr
+                                                 : jit::ArtifactKind::Cubin;
+  jitOptions.useCache = options.useCache;
+  auto compiled =
+      jit::compileFile(options.path, options.kernelName, jitOptions);
+  if (!compiled)
+    return compiled.takeError();
+  LoadedKernel loaded;
+  auto kernel = interp::loadKernel(compiled->tkIr, options.path,
+                                   compiled->name);
+  if (!kernel)
+    return kernel.takeError();
+  loaded.kernel = std::move(*kernel);
+  RuntimeImage runtimeImage;
+  runtimeImage.metadataJson = std::move(compiled->metadataJson);
+  runtimeImage.origin = options.path;
+  if (image == ImageKind::TkIr)
+    runtimeImage.tkIr = std::move(compiled->tkIr);
+  else
+    runtimeImage.cubin = std::move(compiled->binary);
+  loaded.image = std::move(runtimeImage);
+  return std::move(loaded);
+}
+#endif // TK_RUN_HAVE_JIT
+
 llvm::Expected<LoadedKernel> run::loadKernel(const SourceOptions &options,
                                              ImageKind image) {
   LoadedKernel loaded;
 #ifdef TK_RUN_HAVE_DRIVER
+#ifdef TK_RUN_HAVE_JIT
+  if (!options.isIR && image != ImageKind::None)
+    return loadThroughJit(options, image);
+#endif
   KernelModule source(options);
   if (llvm::Error error = source.load())
     return std::move(error);

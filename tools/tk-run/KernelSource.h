@@ -32,6 +32,9 @@ struct SourceOptions {
   std::optional<unsigned> numWarps;
   std::optional<unsigned> numStages;
   std::string arch = "sm_90a";
+  /// False (--no-cache): .tk kernels for libtkrt bypass the on-disk kernel
+  /// cache (docs/cache.md).
+  bool useCache = true;
 };
 
 /// What libtkrt needs to load the kernel (Module::loadImage).

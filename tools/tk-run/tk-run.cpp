@@ -69,6 +69,10 @@ cl::opt<std::string> runtimeBackend(
     cl::value_desc("NAME"));
 cl::opt<bool> inputIsIR("ir",
                         cl::desc("The input is tk IR (also implied by .mlir)"));
+cl::opt<bool> noCache(
+    "no-cache",
+    cl::desc("Compile .tk kernels for the GPU without the kernel cache "
+             "(docs/cache.md; also TK_CACHE_DISABLE=1)"));
 cl::opt<bool> showTime(
     "time", cl::desc("Print the run time (launch to completion) to stderr"));
 
@@ -145,6 +149,7 @@ int main(int argc, char **argv) {
   if (numStages)
     sourceOptions.numStages = numStages;
   sourceOptions.arch = arch;
+  sourceOptions.useCache = !noCache;
   auto loaded = loadKernel(sourceOptions, imageKind);
   if (!loaded)
     fail(loaded.takeError());

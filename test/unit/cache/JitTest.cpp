@@ -1,0 +1,389 @@
+//===- JitTest.cpp - the JIT through the kernel cache ---------------------===//
+//
+// Most tests compile to the tk IR artifact, which needs neither the NVPTX
+// back end nor ptxas; the cubin tests skip themselves where ptxas cannot
+// be found (TK_PTXAS, PATH, /usr/local/cuda/bin).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/driver/Jit.h"
+#include "compiler/driver/CompilerVersion.h"
+#include "compiler/driver/KernelCache.h"
+#include "test/unit/cache/TestCacheDir.h"
+
+#include "compiler/target/Ptxas.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace tk;
+using namespace tk::jit;
+using namespace tk::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *const kAddSource = R"(
+@kernel
+def add(x_ptr: *f32, y_ptr: *f32, out_ptr: *f32, n: i32, BLOCK: constexpr):
+    pid = program_id(axis=0)
+    offsets = pid * BLOCK + arange(0, BLOCK)
+    mask = offsets < n
+    x = load(x_ptr + offsets, mask=mask)
+    y = load(y_ptr + offsets, mask=mask)
+    store(out_ptr + offsets, x + y, mask=mask)
+)";
+
+class JitTest : public ::testing::Test {
+protected:
+  JitTest() {
+    KernelCacheConfig config;
+    config.directory = root.path + "/cache";
+    config.warningHandler = warnings.handler();
+    cache = std::make_unique<KernelCache>(config);
+  }
+  JitOptions options(ArtifactKind artifact = ArtifactKind::TkIr) {
+    JitOptions result;
+    result.defines = {{"BLOCK", "128"}};
+    result.artifact = artifact;
+    result.cache = cache.get();
+    return result;
+  }
+  KernelSource source() const { return {"add.tk", kAddSource}; }
+  std::string key(const JitOptions &jitOptions,
+                  const KernelSource &kernelSource) {
+    auto computed = computeCacheKey(kernelSource, "add", jitOptions);
+    EXPECT_TRUE(bool(computed));
+    return computed ? *computed : "";
+  }
+
+  TemporaryDirectory root;
+  WarningLog warnings;
+  std::unique_ptr<KernelCache> cache;
+};
+
+void expectSame(const CompiledKernel &a, const CompiledKernel &b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.metadataJson, b.metadataJson);
+  EXPECT_EQ(a.binary, b.binary);
+  EXPECT_EQ(a.tkIr, b.tkIr);
+  EXPECT_EQ(a.cacheKey, b.cacheKey);
+}
+
+bool havePtxas() {
+  auto ptxas = findPtxas();
+  if (ptxas)
+    return true;
+  llvm::consumeError(ptxas.takeError());
+  return false;
+}
+
+} // namespace
+
+TEST_F(JitTest, SecondCompileComesFromTheCache) {
+  auto first = compile(source(), "add", options());
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  EXPECT_FALSE(first->fromCache);
+  EXPECT_EQ(first->name, "add");
+  EXPECT_NE(first->metadataJson.find("\"name\": \"add\""), std::string::npos)
+      << first->metadataJson;
+  EXPECT_NE(first->tkIr.find("add.tk"), std::string::npos); // locations
+  EXPECT_TRUE(first->binary.empty());
+  EXPECT_TRUE(fs::is_directory(cache->getEntryPath(first->cacheKey)));
+
+  auto second = compile(source(), "add", options());
+  ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
+  EXPECT_TRUE(second->fromCache);
+  expectSame(*first, *second);
+  EXPECT_TRUE(warnings.take().empty());
+}
+
+TEST_F(JitTest, EmptyKernelNameMeansTheOnlyKernel) {
+  auto compiled = compile(source(), "", options());
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_EQ(compiled->name, "add");
+}
+
+TEST_F(JitTest, CompileFile) {
+  std::string path = root.path + "/add.tk";
+  writeWholeFile(path, kAddSource);
+  auto compiled = compileFile(path, "add", options());
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_EQ(compiled->origin, path);
+  auto missing = compileFile(root.path + "/none.tk", "add", options());
+  ASSERT_FALSE(bool(missing));
+  EXPECT_NE(llvm::toString(missing.takeError())
+                .find("tk: error: cannot open '" + root.path + "/none.tk'"),
+            std::string::npos);
+}
+
+TEST_F(JitTest, KeySensitivity) {
+  JitOptions base = options();
+  std::string baseKey = key(base, source());
+  EXPECT_EQ(baseKey, key(base, source())); // deterministic
+
+  std::vector<std::pair<std::string, std::string>> changed;
+  auto differs = [&](const char *what, const JitOptions &changedOptions,
+                     const KernelSource &changedSource) {
+    EXPECT_NE(key(changedOptions, changedSource), baseKey) << what;
+  };
+  JitOptions o = base;
+  o.defines = {{"BLOCK", "256"}};
+  differs("constexpr value", o, source());
+  o = base;
+  o.defines.push_back({"EXTRA", "1"});
+  differs("another constexpr", o, source());
+  o = base;
+  o.numWarps = 8;
+  differs("num_warps", o, source());
+  o = base;
+  o.numWarps = 4; // the default, but asked for explicitly
+  differs("explicit num_warps", o, source());
+  o = base;
+  o.numStages = 2;
+  differs("num_stages", o, source());
+  o = base;
+  o.arch = "sm_80";
+  differs("arch", o, source());
+  o = base;
+  o.assumptions = {{"n", 16}};
+  differs("assumption", o, source());
+  o = base;
+  o.assumptions = {{"n", 1}};
+  std::string equalsOne = key(o, source());
+  o.assumptions = {{"n", 16}};
+  EXPECT_NE(key(o, source()), equalsOne);
+  o = base;
+  o.assumeAlignedPointers = true;
+  differs("aligned pointers", o, source());
+  o = base;
+  o.autotuneConfig = 1;
+  differs("autotune config", o, source());
+  o = base;
+  o.artifact = ArtifactKind::Ptx;
+  differs("artifact kind", o, source());
+  KernelSource edited = source();
+  edited.text += "# a comment\n";
+  differs("source text", base, edited);
+  KernelSource renamed = source();
+  renamed.name = "other.tk";
+  differs("source name", base, renamed);
+  auto otherKernel = computeCacheKey(source(), "sub", base);
+  ASSERT_TRUE(bool(otherKernel));
+  EXPECT_NE(*otherKernel, baseKey);
+
+  // Definitions of different names in another order compile alike.
+  JitOptions two = base;
+  two.defines = {{"A", "1"}, {"BLOCK", "128"}};
+  JitOptions swapped = base;
+  swapped.defines = {{"BLOCK", "128"}, {"A", "1"}};
+  EXPECT_EQ(key(two, source()), key(swapped, source()));
+  // Two definitions of one name: the last wins, so order matters.
+  JitOptions twice = base;
+  twice.defines = {{"BLOCK", "64"}, {"BLOCK", "128"}};
+  JitOptions twiceSwapped = base;
+  twiceSwapped.defines = {{"BLOCK", "128"}, {"BLOCK", "64"}};
+  EXPECT_NE(key(twice, source()), key(twiceSwapped, source()));
+}
+
+TEST_F(JitTest, KeyNamesTheCompiler) {
+  const std::string &version = getCompilerVersion();
+  EXPECT_EQ(version.rfind("tk src:", 0), 0u) << version;
+  EXPECT_NE(version.find(" llvm:"), std::string::npos) << version;
+  if (!havePtxas())
+    GTEST_SKIP() << "no ptxas";
+  auto ptxas = getPtxasVersion();
+  ASSERT_TRUE(bool(ptxas)) << llvm::toString(ptxas.takeError());
+  EXPECT_NE(ptxas->find("Cuda compilation tools"), std::string::npos) << *ptxas;
+}
+
+TEST_F(JitTest, ChangedConstexprCompilesAgain) {
+  auto first = compile(source(), "add", options());
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  JitOptions other = options();
+  other.defines = {{"BLOCK", "256"}};
+  auto second = compile(source(), "add", other);
+  ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
+  EXPECT_FALSE(second->fromCache);
+  EXPECT_NE(first->cacheKey, second->cacheKey);
+  EXPECT_NE(first->tkIr, second->tkIr);
+}
+
+TEST_F(JitTest, CorruptEntryIsRecompiled) {
+  auto first = compile(source(), "add", options());
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  std::string entry = cache->getEntryPath(first->cacheKey);
+
+  std::string ir = readWholeFile(entry + "/kernel.tk.mlir");
+  writeWholeFile(entry + "/kernel.tk.mlir", ir.substr(0, ir.size() / 3));
+  auto second = compile(source(), "add", options());
+  ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
+  EXPECT_FALSE(second->fromCache);
+  expectSame(*first, *second);
+  std::vector<std::string> lines = warnings.take();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].rfind("tk: warning: ignoring corrupt cache entry " +
+                               entry + ": 'kernel.tk.mlir' has ",
+                           0),
+            0u)
+      << lines[0];
+
+  // Overwritten: the third compile hits again.
+  auto third = compile(source(), "add", options());
+  ASSERT_TRUE(bool(third)) << llvm::toString(third.takeError());
+  EXPECT_TRUE(third->fromCache);
+  expectSame(*first, *third);
+
+  // Garbage instead of the manifest.
+  writeWholeFile(entry + "/manifest", "\x7f"
+                                      "ELF garbage\n");
+  auto fourth = compile(source(), "add", options());
+  ASSERT_TRUE(bool(fourth)) << llvm::toString(fourth.takeError());
+  EXPECT_FALSE(fourth->fromCache);
+  EXPECT_EQ(warnings.take().size(), 1u);
+}
+
+TEST_F(JitTest, EntryMissingAFileTheJitNeeds) {
+  // A well-formed entry (the cache's checks pass) without the kernel name.
+  std::string entryKey = key(options(), source());
+  ASSERT_TRUE(cache->store(entryKey, {{"metadata.json", "{}"}}));
+  auto compiled = compile(source(), "add", options());
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_FALSE(compiled->fromCache);
+  std::vector<std::string> lines = warnings.take();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("it has no 'name'"), std::string::npos) << lines[0];
+  auto again = compile(source(), "add", options());
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  EXPECT_TRUE(again->fromCache);
+}
+
+TEST_F(JitTest, UnwritableCacheStillCompiles) {
+  writeWholeFile(root.path + "/file", "x");
+  KernelCacheConfig config;
+  config.directory = root.path + "/file/cache";
+  config.warningHandler = warnings.handler();
+  KernelCache unwritable(config);
+  JitOptions jitOptions = options();
+  jitOptions.cache = &unwritable;
+  for (int i = 0; i < 2; ++i) {
+    auto compiled = compile(source(), "add", jitOptions);
+    ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+    EXPECT_FALSE(compiled->fromCache);
+  }
+  std::vector<std::string> lines = warnings.take();
+  ASSERT_EQ(lines.size(), 1u); // once per cache
+  EXPECT_NE(lines[0].find("continuing without caching"), std::string::npos);
+}
+
+TEST_F(JitTest, FullCacheStillCompiles) {
+  KernelCacheConfig config;
+  config.directory = root.path + "/cache";
+  config.warningHandler = warnings.handler();
+  config.writeFaultHook = [](const std::string &path) {
+    return path.find("metadata.json") != std::string::npos ? ENOSPC : 0;
+  };
+  KernelCache full(config);
+  JitOptions jitOptions = options();
+  jitOptions.cache = &full;
+  auto compiled = compile(source(), "add", jitOptions);
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_FALSE(compiled->fromCache);
+  std::vector<std::string> lines = warnings.take();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_NE(lines[0].find("No space left on device"), std::string::npos);
+}
+
+TEST_F(JitTest, NoCacheTouchesNothing) {
+  JitOptions jitOptions = options();
+  jitOptions.useCache = false;
+  auto compiled = compile(source(), "add", jitOptions);
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_FALSE(compiled->fromCache);
+  EXPECT_TRUE(compiled->cacheKey.empty());
+  EXPECT_FALSE(fs::exists(root.path + "/cache"));
+}
+
+TEST_F(JitTest, CompileErrorsAreMessagesAndNotCached) {
+  KernelSource broken{"broken.tk",
+                      "@kernel\ndef add(x: *f32, BLOCK: constexpr):\n"
+                      "    y = z\n"};
+  JitOptions jitOptions = options();
+  jitOptions.toolName = "tk-test";
+  for (int i = 0; i < 2; ++i) {
+    auto compiled = compile(broken, "add", jitOptions);
+    ASSERT_FALSE(bool(compiled));
+    std::string message = llvm::toString(compiled.takeError());
+    EXPECT_NE(message.find("broken.tk:3:"), std::string::npos) << message;
+    EXPECT_NE(message.find("error:"), std::string::npos) << message;
+  }
+  EXPECT_FALSE(fs::exists(root.path + "/cache"));
+}
+
+TEST_F(JitTest, ProcessesCompileOneKernelAtOnce) {
+  std::vector<pid_t> children;
+  for (int child = 0; child < 2; ++child) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      KernelCacheConfig config;
+      config.directory = root.path + "/cache";
+      bool warned = false;
+      config.warningHandler = [&](const std::string &) { warned = true; };
+      KernelCache childCache(config);
+      JitOptions jitOptions = options();
+      jitOptions.cache = &childCache;
+      auto compiled = compile(source(), "add", jitOptions);
+      bool ok = bool(compiled) && !warned;
+      if (!compiled)
+        llvm::consumeError(compiled.takeError());
+      ::_exit(ok ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  auto cached = compile(source(), "add", options());
+  ASSERT_TRUE(bool(cached)) << llvm::toString(cached.takeError());
+  EXPECT_TRUE(cached->fromCache);
+  EXPECT_TRUE(warnings.take().empty());
+}
+
+TEST_F(JitTest, CubinHitReturnsIdenticalBytes) {
+  if (!havePtxas())
+    GTEST_SKIP() << "no ptxas: the cubin artifact cannot be built here";
+  auto first = compile(source(), "add", options(ArtifactKind::Cubin));
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  EXPECT_FALSE(first->fromCache);
+  ASSERT_GE(first->binary.size(), 4u);
+  EXPECT_EQ(first->binary.substr(0, 4), "\x7f"
+                                        "ELF");
+  EXPECT_NE(first->metadataJson.find("\"binary\": \"add.cubin\""),
+            std::string::npos)
+      << first->metadataJson;
+  auto second = compile(source(), "add", options(ArtifactKind::Cubin));
+  ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
+  EXPECT_TRUE(second->fromCache);
+  expectSame(*first, *second);
+  EXPECT_TRUE(fs::is_regular_file(cache->getEntryPath(first->cacheKey) +
+                                  "/kernel.cubin"));
+}
+
+TEST_F(JitTest, PtxArtifact) {
+  auto first = compile(source(), "add", options(ArtifactKind::Ptx));
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  EXPECT_NE(first->binary.find(".entry add"), std::string::npos);
+  EXPECT_NE(first->metadataJson.find("\"binary_kind\": \"ptx\""),
+            std::string::npos)
+      << first->metadataJson;
+  auto second = compile(source(), "add", options(ArtifactKind::Ptx));
+  ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
+  EXPECT_TRUE(second->fromCache);
+  expectSame(*first, *second);
+}

@@ -4,6 +4,7 @@
 //       [--num-warps N] [--num-stages N] [--arch sm_90a|sm_80]
 //       [--assume NAME=16|NAME=1]... [--assume-aligned-pointers]
 //       [--autotune-config N] [--print-ir-after-all] [--print-ir-after=PASS]
+//       [--stats]
 //
 // Exit status 1 on any error; every error is a one-line "tkc: error: ..."
 // or a clang-style source diagnostic.
@@ -95,9 +96,23 @@ static long long parseCount(llvm::StringRef text) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // --stats: libLLVM already owns a cl::opt named "stats" (its pass
+  // statistics), so ours is taken out of argv before parsing.
+  bool printStats = false;
+  std::vector<char *> args;
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (i > 0 && (arg == "--stats" || arg == "-stats"))
+      printStats = true;
+    else
+      args.push_back(argv[i]);
+  }
   cl::HideUnrelatedOptions(tkcCategory);
-  if (!cl::ParseCommandLineOptions(argc, argv, "tk kernel compiler\n",
-                                   &llvm::errs()))
+  if (!cl::ParseCommandLineOptions(
+          static_cast<int>(args.size()), args.data(),
+          "tk kernel compiler\n\n  --stats: with --emit=cubin, print "
+          "registers, spills and shared memory per kernel (to stderr)\n",
+          &llvm::errs()))
     return 1;
 
   tk::CompileOptions options;
@@ -156,6 +171,7 @@ int main(int argc, char **argv) {
   }
   options.assumeAlignedPointers = assumeAlignedPointers;
   options.printIRAfterAll = printIRAfterAll;
+  options.printStats = printStats;
   options.printIRAfter = printIRAfter;
 
   tk::Compilation compilation(std::move(options));

@@ -1,0 +1,269 @@
+//===- LoweringUtils.h - helpers of the tkgpu -> LLVM lowering --*- C++ -*-===//
+//
+// Shared by the op patterns of convert-tkgpu-to-llvm: the type converter
+// (a tensor becomes the struct of the elements this thread owns, in the
+// register order of its LinearLayout), index arithmetic from linear layouts,
+// warp shuffles, inline PTX, and moving distributed tensors through the one
+// dynamic shared-memory buffer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TK_COMPILER_CONVERSION_LOWERINGUTILS_H
+#define TK_COMPILER_CONVERSION_LOWERINGUTILS_H
+
+#include "dialects/tkgpu/LinearLayout.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+
+namespace mlir::tkgpu {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// The LLVM type converter of the lowering: `!tk.ptr<T>` -> `!llvm.ptr<1>`;
+/// a tensor with a distributed encoding -> `!llvm.struct<(T x N)>` holding
+/// the N elements of the calling thread, element i being register i of the
+/// tensor's LinearLayout; scalars as the upstream LLVM converter has them.
+class TkgpuToLlvmTypeConverter : public LLVMTypeConverter {
+public:
+  TkgpuToLlvmTypeConverter(MLIRContext *ctx, const LowerToLLVMOptions &options);
+};
+
+/// The type an element of `elementType` has in memory: i1 is a byte.
+Type getMemoryElementType(Type elementType);
+/// Bits of a scalar type in memory (i1: 8, pointers: 64).
+unsigned getMemoryBitWidth(Type elementType);
+
+//===----------------------------------------------------------------------===//
+// State of one run of the pass
+//===----------------------------------------------------------------------===//
+
+/// Per memory op (tk.load/store/atomic_*): the number of consecutive
+/// elements each access moves, chosen before the conversion from AxisInfo
+/// and the layout (ops are matched by identity, values change on the way).
+using VectorWidthMap = llvm::DenseMap<Operation *, unsigned>;
+
+struct LoweringState {
+  ModuleOp module;
+  unsigned numWarps = 4;
+  unsigned threadsPerWarp = 32;
+  unsigned computeCapability = 90;
+  VectorWidthMap vectorWidths;
+  /// The largest scratch any op needed; becomes tkgpu.shared_bytes.
+  uint64_t sharedBytes = 0;
+  /// Uniquified string constants (format strings, assert messages).
+  llvm::StringMap<LLVM::GlobalOp> strings;
+
+  void requireSharedBytes(uint64_t bytes) {
+    sharedBytes = std::max(sharedBytes, bytes);
+  }
+};
+
+/// Name of the dynamic shared memory global (`extern __shared__`).
+inline constexpr llvm::StringLiteral kSharedMemoryName = "tk_smem";
+
+//===----------------------------------------------------------------------===//
+// Small builders
+//===----------------------------------------------------------------------===//
+
+Value createI32(OpBuilder &b, Location loc, int64_t value);
+Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t value);
+Value createFloatConstant(OpBuilder &b, Location loc, Type type, double value);
+Value createI1(OpBuilder &b, Location loc, bool value);
+/// Logical and of predicates; a null operand counts as true.
+Value createAnd(OpBuilder &b, Location loc, Value lhs, Value rhs);
+
+/// The elements of a converted tensor (a struct), or {value} for a scalar.
+SmallVector<Value> unpackValues(OpBuilder &b, Location loc, Value value);
+/// The struct of `type` holding `elements` (or elements[0] for a scalar).
+Value packValues(OpBuilder &b, Location loc, Type type, ValueRange elements);
+
+/// threadIdx.x, and from it the lane and the warp (i32).
+Value getThreadId(OpBuilder &b, Location loc);
+std::pair<Value, Value> getLaneAndWarp(OpBuilder &b, Location loc,
+                                       unsigned threadsPerWarp);
+
+/// bar.sync 0.
+void createBarrier(OpBuilder &b, Location loc);
+
+/// Base address of the dynamic shared memory (`!llvm.ptr<3>`).
+Value getSharedMemoryBase(OpBuilder &b, Location loc, ModuleOp module);
+
+/// A uniquified private constant global holding `text` NUL-terminated;
+/// returns its address as a generic `!llvm.ptr`.
+Value getStringConstant(OpBuilder &b, Location loc, LoweringState &state,
+                        StringRef text);
+
+/// The llvm.func `name` of the module, declared with `type` if missing.
+LLVM::LLVMFuncOp getOrDeclareFunction(OpBuilder &b, ModuleOp module,
+                                      StringRef name,
+                                      LLVM::LLVMFunctionType type);
+
+/// Splits the current block and runs `thenBody` only where `condition`
+/// holds; the builder continues after the if.
+void createIfThen(RewriterBase &b, Location loc, Value condition,
+                  llvm::function_ref<void(RewriterBase &)> thenBody);
+
+//===----------------------------------------------------------------------===//
+// Warp shuffles (any scalar type up to 64 bits; split into i32 words)
+//===----------------------------------------------------------------------===//
+
+Value shuffleXor(OpBuilder &b, Location loc, Value value, unsigned laneMask);
+Value shuffleUp(OpBuilder &b, Location loc, Value value, unsigned delta);
+Value shuffleIdx(OpBuilder &b, Location loc, Value value, Value srcLane);
+
+//===----------------------------------------------------------------------===//
+// Combining functions of reductions and scans
+//===----------------------------------------------------------------------===//
+
+enum class CombineKind { Sum, Prod, Max, Min, UMax, UMin, And, Or, Xor };
+
+/// lhs (op) rhs on scalars. Float max/min propagate NaN (max.NaN); integer
+/// max/min are signed unless U*.
+Value emitCombine(OpBuilder &b, Location loc, CombineKind kind, Value lhs,
+                  Value rhs);
+/// The neutral element of `kind` for `type`.
+Value emitCombineIdentity(OpBuilder &b, Location loc, CombineKind kind,
+                          Type type);
+
+//===----------------------------------------------------------------------===//
+// Inline PTX
+//===----------------------------------------------------------------------===//
+
+/// Collects operands of one inline asm statement. Outputs are numbered first
+/// ($0...), then inputs, as LLVM requires: declare every output before the
+/// first input. `constraint` is "r" (b32), "l" (b64), "h" (b16), "c" (b8),
+/// "f" (f32), "d" (f64) or "b" (predicate).
+class PtxAsm {
+public:
+  /// Returns the operand number of a new output.
+  unsigned addOutput(Type type, StringRef constraint);
+  /// Returns the operand number of a new input.
+  unsigned addInput(Value value, StringRef constraint);
+  /// "$n" for operand `n`.
+  static std::string operand(unsigned n) { return "$" + std::to_string(n); }
+  /// Emits `text`; returns the outputs (none, one value, or a struct's
+  /// elements unpacked).
+  SmallVector<Value> emit(OpBuilder &b, Location loc, StringRef text,
+                          bool hasSideEffects = true);
+
+private:
+  SmallVector<Type> outputTypes;
+  SmallVector<std::string> outputConstraints;
+  SmallVector<Value> inputs;
+  SmallVector<std::string> inputConstraints;
+};
+
+/// `@pred st.shared` of `elements` (one scalar type, i1 already widened to
+/// i8) at consecutive addresses from `ptr` (`!llvm.ptr<3>`, aligned to the
+/// total size, at most 16 bytes). A predicated store keeps the code in one
+/// basic block, which schedules better than a branch around the store.
+void storeSharedPredicated(OpBuilder &b, Location loc, Value ptr,
+                           ArrayRef<Value> elements, Value predicate);
+
+/// The inline-asm register constraint of an integer of `bits` bits.
+StringRef getConstraintForBits(unsigned bits);
+
+//===----------------------------------------------------------------------===//
+// Linear layouts
+//===----------------------------------------------------------------------===//
+
+/// The distributed LinearLayout of a tensor type (register, lane, warp ->
+/// dim0..dimN-1).
+LinearLayout getDistributedLayout(Type tensorType);
+
+/// Size-aware accessors: 0 bits / zero bases when the layout lacks a dim.
+int32_t getInBits(const LinearLayout &layout, const char *inDim);
+SmallVector<int32_t> getBasisOrZero(const LinearLayout &layout,
+                                    const char *inDim, int32_t bit);
+
+/// The tensor index held by register `reg` of lane 0 of warp 0.
+SmallVector<int32_t> getRegisterIndex(const LinearLayout &layout, int32_t reg);
+
+/// The tensor index of every register of the calling thread, per dimension
+/// as i32: register part (constant) combined with the lane/warp part.
+SmallVector<SmallVector<Value>> emitIndices(OpBuilder &b, Location loc,
+                                            const LinearLayout &layout,
+                                            Value lane, Value warp);
+/// The lane/warp part alone: one i32 per output dimension.
+SmallVector<Value> emitThreadIndex(OpBuilder &b, Location loc,
+                                   const LinearLayout &layout, Value lane,
+                                   Value warp);
+/// Combines a register part with the thread part of emitThreadIndex (add
+/// when their bits cannot overlap, else xor).
+Value combineIndex(OpBuilder &b, Location loc, const LinearLayout &layout,
+                   unsigned dim, int32_t registerPart, Value threadPart);
+
+/// i1 that is true on the one thread of each group of threads holding the
+/// same data (the free lane/warp bits are 0), or null when no data is
+/// replicated across threads.
+Value emitUniqueOwnerPredicate(OpBuilder &b, Location loc,
+                               const LinearLayout &layout, Value lane,
+                               Value warp);
+/// Registers whose free bits are set only repeat other registers.
+bool isDuplicateRegister(const LinearLayout &layout, int32_t reg);
+
+//===----------------------------------------------------------------------===//
+// Distributed tensors through shared memory
+//===----------------------------------------------------------------------===//
+
+/// A tensor view of the shared memory: element `index` lives at element
+/// offset sum(index[d] * strides[d]) from `byteOffset`. A stride of 0
+/// broadcasts (reads of a broadcast dimension).
+struct SharedView {
+  SmallVector<int64_t> strides;
+  int64_t byteOffset = 0;
+
+  /// Row-major strides for `shape`, each row (last dimension) followed by
+  /// `padding` elements to spread columns over the banks.
+  static SharedView rowMajor(ArrayRef<int64_t> shape, int64_t padding = 0);
+  /// Bytes spanned by a tensor of `shape` with elements of `elementBytes`.
+  int64_t getSizeInBytes(ArrayRef<int64_t> shape, unsigned elementBytes) const;
+};
+
+/// Writes each register of `values` (laid out by `layout`) to `view`,
+/// vectorized up to 16 bytes where registers and addresses are contiguous.
+/// Registers that repeat others are skipped; `predicate` (may be null)
+/// guards every store. Does not synchronize.
+void storeDistributed(RewriterBase &b, Location loc, LoweringState &state,
+                      ArrayRef<Value> values, const LinearLayout &layout,
+                      ArrayRef<int64_t> shape, const SharedView &view,
+                      Type elementType, Value lane, Value warp,
+                      Value predicate = nullptr);
+
+/// Reads the registers of `layout` from `view` (vectorized like
+/// storeDistributed). Does not synchronize.
+SmallVector<Value> loadDistributed(OpBuilder &b, Location loc,
+                                   LoweringState &state,
+                                   const LinearLayout &layout,
+                                   ArrayRef<int64_t> shape,
+                                   const SharedView &view, Type elementType,
+                                   Value lane, Value warp);
+
+/// Moves `values` from layout `from` to layout `to` (same shape): nothing
+/// when equal, a register permutation when every thread already holds what
+/// it needs, otherwise through shared memory (barrier, store, barrier,
+/// load).
+SmallVector<Value> convertDistributed(RewriterBase &b, Location loc,
+                                      LoweringState &state,
+                                      ArrayRef<Value> values,
+                                      const LinearLayout &from,
+                                      const LinearLayout &to,
+                                      ArrayRef<int64_t> shape,
+                                      Type elementType);
+
+/// Whether the conversion from `from` to `to` needs no data movement
+/// between threads; fills `permutation[dstReg] = srcReg` when it does not.
+bool getRegisterPermutation(const LinearLayout &from, const LinearLayout &to,
+                            SmallVectorImpl<int32_t> &permutation);
+
+} // namespace mlir::tkgpu
+
+#endif // TK_COMPILER_CONVERSION_LOWERINGUTILS_H

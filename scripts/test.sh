@@ -8,4 +8,4 @@ bash scripts/install-deps.sh
 bash scripts/build.sh
 BUILD_DIR="${TK_BUILD_DIR:-build}"
 cd "$BUILD_DIR"
-TK_INTERPRET=1 ctest --output-on-failure -j2 --timeout 600
+ctest --output-on-failure -j2 --timeout 600

@@ -87,6 +87,7 @@ const std::vector<BuiltinInfo> &getTable() {
       {B::Where, "where", {"condition", "x", "y"}},
       {B::Cdiv, "cdiv", {"x", "div"}},
       {B::Fma, "fma", {"x", "y", "z"}},
+      {B::DivRn, "div_rn", {"x", "y"}},
       {B::Clamp, "clamp", {"x", "min", "max", "propagate_nan?"}},
       {B::MultipleOf, "multiple_of", {"input", "values"}},
       {B::MaxContiguous, "max_contiguous", {"input", "values"}},

@@ -28,7 +28,7 @@ enum class BuiltinId : unsigned {
   Dot, Sum, Max, Min, ArgMax, ArgMin, CumSum, CumProd,
   // Elementwise math
   Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sin, Cos, Abs, Sigmoid, Tanh, Erf,
-  Floor, Ceil, Maximum, Minimum, Where, Cdiv, Fma, Clamp,
+  Floor, Ceil, Maximum, Minimum, Where, Cdiv, Fma, DivRn, Clamp,
   // Hints
   MultipleOf, MaxContiguous, MaxConstancy,
   // Shapes

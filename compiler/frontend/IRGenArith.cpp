@@ -720,7 +720,9 @@ Value IRGen::binaryOp(BinaryOpKind op, const Value &lhs, const Value &rhs,
                      : arith::MulIOp::create(builder, x, y).getResult();
     break;
   case BinaryOpKind::Div:
-    result = arith::DivFOp::create(builder, x, y);
+    // As in Triton, `/` on f32 is the fast, 2-ulp division (div.full.f32);
+    // div_rn() is the IEEE-rounded one. f64 division is always IEEE.
+    result = arith::DivFOp::create(builder, x, y, approximateDivision(type));
     break;
   case BinaryOpKind::FloorDiv:
     result = isSigned ? arith::DivSIOp::create(builder, x, y).getResult()
@@ -933,6 +935,14 @@ Value IRGen::maximumOrMinimum(bool isMax, const Value &lhs, const Value &rhs,
                    : arith::MinUIOp::create(builder, x, y).getResult();
   }
   return Value::ir(result, a.getType());
+}
+
+mlir::arith::FastMathFlagsAttr IRGen::approximateDivision(sema::DType type) {
+  if (type.isPointer() || type.getScalar() != ScalarType::F32)
+    return mlir::arith::FastMathFlagsAttr::get(builder.getContext(),
+                                               mlir::arith::FastMathFlags::none);
+  return mlir::arith::FastMathFlagsAttr::get(builder.getContext(),
+                                             mlir::arith::FastMathFlags::afn);
 }
 
 } // namespace tk::irgen

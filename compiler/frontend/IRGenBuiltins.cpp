@@ -264,7 +264,8 @@ Value IRGen::emitMath(BuiltinId id, const Value &input, SourceLoc loc) {
     mlir::Value one = constantFloat(1.0, wide.getDType(), wide.getShape())
                           .getIR();
     mlir::Value denominator = mlir::arith::AddFOp::create(builder, one, e);
-    result = mlir::arith::DivFOp::create(builder, one, denominator);
+    result = mlir::arith::DivFOp::create(builder, one, denominator,
+                                         approximateDivision(wide.getDType()));
     break;
   }
   default:
@@ -1029,6 +1030,17 @@ Value IRGen::callBuiltin(BuiltinId id, const CallArgs &callArgs,
     Value sum = binaryOp(BinaryOpKind::Add, x, div, loc);
     Value minusOne = binaryOp(BinaryOpKind::Sub, sum, Value::integer(1), loc);
     return binaryOp(BinaryOpKind::FloorDiv, minusOne, div, loc);
+  }
+  case BuiltinId::DivRn: {
+    // IEEE round-to-nearest division, where `/` is the fast 2-ulp one.
+    Value x = args.get("x"), y = args.get("y");
+    promoteOperands(x, y, /*divOrMod=*/true, "div_rn", loc);
+    if (!x.getDType().isFloat())
+      error(loc, "div_rn() needs floating-point values, got " +
+                     x.getType().toString());
+    return Value::ir(
+        mlir::arith::DivFOp::create(builder, x.getIR(), y.getIR()),
+        x.getType());
   }
   case BuiltinId::Fma: {
     Value x = args.get("x"), y = args.get("y"), z = args.get("z");

@@ -21,6 +21,7 @@
 #include "compiler/frontend/IRGenValue.h"
 #include "compiler/frontend/TypeSystem.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -198,6 +199,9 @@ public:
                        const std::string &opSpelling, SourceLoc loc);
   Value binaryOp(ast::BinaryOpKind op, const Value &lhs, const Value &rhs,
                  SourceLoc loc);
+  /// The fast-math flag that makes f32 `/` the 2-ulp division Triton uses
+  /// (div.full.f32); none for other types, whose division stays IEEE.
+  mlir::arith::FastMathFlagsAttr approximateDivision(sema::DType type);
   Value foldBinary(ast::BinaryOpKind op, const Value &lhs, const Value &rhs,
                    SourceLoc loc);
   Value addPointer(const Value &ptr, const Value &offset, bool negate,

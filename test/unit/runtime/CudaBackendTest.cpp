@@ -61,6 +61,9 @@ template <typename F> std::string errorOf(F &&f) {
 class CudaBackendTest : public ::testing::Test {
 protected:
   void SetUp() override {
+    // Context::create() in Auto mode obeys TK_INTERPRET; these tests are
+    // about the GPU path whatever the caller's environment says.
+    ::unsetenv("TK_INTERPRET");
     void *driver = ::dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!driver) // Not loaded yet: create a context once to load it.
       Context::create(Mode::Gpu);

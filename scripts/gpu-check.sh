@@ -57,6 +57,13 @@ if [ -x scripts/differential.sh ]; then
   note "$(tail -1 "$OUT/differential.log" 2>/dev/null)"
 fi
 
+# 3b. compute-sanitizer over the example programs (TK_GPU_SANITIZE=1).
+if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -f scripts/gpu-sanitize.sh ]; then
+  timeout 300 bash scripts/gpu-sanitize.sh "$C" "$C/kernels/examples" >"$OUT/gpu-sanitize.log" 2>&1
+  note "compute-sanitizer exit $?"
+  tail -40 "$OUT/gpu-sanitize.log"
+fi
+
 # 4. Benchmarks: tk, then Triton/PyTorch in the same run.
 if [ -x "$C/bin/tk-bench" ]; then
   "$C/bin/tk-bench" "$C/kernels/bench" "$OUT/tk-raw.json" >"$OUT/tk-bench.log" 2>&1

@@ -645,8 +645,11 @@ class Generator:
             mask = "mask & %s" % self.gen_bool(1).text
         self.emit("%s(%s + %s, %s, mask=%s)" % (op, out, idx.text, value, mask))
         if self.chance(0.3):
-            # A scalar atomic: one update per program.
-            self.emit("atomic_add(%s + pid %% %d, 1)" % (out, bins))
+            # A scalar atomic: one update per program. It uses the same
+            # operation as the block atomic: two different operations on one
+            # bin (say and, then add) depend on the order programs run in.
+            self.emit("%s(%s + pid %% %d, %s)" % (
+                op, out, bins, "1" if op == "atomic_add" else "7"))
 
     def kernel_2d(self):
         bm = self.rng.choice([1, 2, 4, 8, 16, 32, 64])

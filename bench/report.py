@@ -70,7 +70,7 @@ def main():
             ax.set_xticklabels([r["name"] for r in bw], rotation=30, ha="right", fontsize=8)
             ax.set_ylabel("GB/s")
             ax.set_title(f"{ref.get('gpu', 'GPU')}: memory-bound kernels")
-            ax.legend(fontsize=8)
+            ax.legend(fontsize=8, loc="lower left", framealpha=0.9)
             fig.tight_layout()
             fig.savefig(f"{out_dir}/bench.png", dpi=110)
     except Exception as e:  # the table matters more than the chart

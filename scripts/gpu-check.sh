@@ -7,6 +7,10 @@
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:-$PWD/gpu-out}
+# What comes back from the device is limited to a few files: results at the
+# top of $OUT, every log in $OUT/logs, packed into logs.tgz at the end.
+FINAL=$OUT
+OUT=$FINAL/logs
 mkdir -p "$OUT"
 C=$PWD/.carry
 export PATH=$C/bin:$PATH
@@ -62,6 +66,7 @@ if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -f scripts/gpu-sanitize.sh ]; then
   timeout 300 bash scripts/gpu-sanitize.sh "$C" "$C/kernels/examples" >"$OUT/gpu-sanitize.log" 2>&1
   note "compute-sanitizer exit $?"
   tail -40 "$OUT/gpu-sanitize.log"
+  cp -r "$C/gpu-sanitize" "$OUT/" 2>/dev/null
 fi
 
 # 4. Benchmarks: tk, then Triton/PyTorch in the same run.
@@ -85,3 +90,7 @@ printf '%s\n' "${summary[@]}"
 if [ -f "$OUT/tk.json" ] && [ -f "$OUT/anchors.json" ]; then
   python3 bench/report.py "$OUT/tk.json" "$OUT/anchors.json" "$OUT"
 fi
+for f in anchors.json tk.json bench.json bench.png; do
+  [ -f "$OUT/$f" ] && cp "$OUT/$f" "$FINAL/"
+done
+tar czf "$FINAL/logs.tgz" -C "$FINAL" logs && rm -rf "$FINAL/logs"

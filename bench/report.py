@@ -83,6 +83,13 @@ def main():
     for r in merged["rows"]:
         print(f"{r['name']:34} {r['unit']:5} {fmt(r['tk'])} {fmt(r['triton'])} {fmt(r['torch'])}"
               f" {fr(r['tk_over_triton'])} {fr(r['tk_over_torch'])}")
+    variants = tk.get("softmax_variants_GBps", {})
+    if variants:
+        print("softmax with other warp counts (tk kernel@shape: GB/s, / Triton's heuristic config):")
+        for name, v in sorted(variants.items()):
+            shape = name.split("@")[1]
+            t = ref.get("softmax_GBps", {}).get(shape, {}).get("triton")
+            print(f"  {name:34} {v:9.2f}  {fr(ratio(v, t, 'GB/s'))}")
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -168,14 +169,15 @@ std::string softmaxKernelName(int cols) {
          (cols % 16 == 0 ? "" : "_u");
 }
 
-double benchSoftmax(tk::Context &ctx, tk::Buffer &flush, int rows, int cols) {
+double benchSoftmax(tk::Context &ctx, tk::Buffer &flush, int rows, int cols,
+                    const std::string &kernelName) {
   size_t count = (size_t)rows * cols;
   std::vector<float> x(count);
   fillRandom(x, 4 + rows + cols, 10.0f);
   tk::Buffer dx = ctx.alloc(count * 4), dout = ctx.alloc(count * 4);
   dx.upload(x);
   dout.fill(0xFF);
-  tk::Kernel k = loadKernel(ctx, softmaxKernelName(cols));
+  tk::Kernel k = loadKernel(ctx, kernelName);
   auto launch = [&] {
     k.launch({(uint32_t)rows}, dout.as<float>(), dx.as<float>(), cols, cols,
              cols);
@@ -197,7 +199,7 @@ double benchSoftmax(tk::Context &ctx, tk::Buffer &flush, int rows, int cols) {
     }
   }
   double err = relErr(ref, got);
-  check(err < 1e-5, "softmax " + std::to_string(rows) + "x" +
+  check(err < 1e-5, kernelName + " " + std::to_string(rows) + "x" +
                         std::to_string(cols) + ": relative error " +
                         std::to_string(err));
   double ms = benchMs(ctx, flush, launch);
@@ -280,14 +282,25 @@ int main(int argc, char **argv) {
   try {
     tk::Context ctx = tk::Context::create(tk::Mode::Gpu);
     tk::Buffer flush = ctx.alloc(256ull << 20);
-    std::map<std::string, double> softmax, rmsnorm;
+    std::map<std::string, double> softmax, rmsnorm, variants;
     double add = benchAdd(ctx, flush);
     double gelu = benchGelu(ctx, flush);
     for (auto [rows, cols] : std::vector<std::pair<int, int>>{
              {4096, 4096}, {32768, 1024}, {16384, 4096}, {4096, 16384},
              {1823, 781}})
       softmax[std::to_string(rows) + "x" + std::to_string(cols)] =
-          benchSoftmax(ctx, flush, rows, cols);
+          benchSoftmax(ctx, flush, rows, cols, softmaxKernelName(cols));
+    // Other warp counts than Triton's heuristic, same shapes.
+    for (auto [rows, cols, kernel] :
+         std::vector<std::tuple<int, int, std::string>>{
+             {4096, 4096, "softmax_b4096_w4"},
+             {4096, 4096, "softmax_b4096_w16"},
+             {16384, 4096, "softmax_b4096_w4"},
+             {32768, 1024, "softmax_b1024_w2"},
+             {1823, 781, "softmax_b1024_w2_u"}})
+      variants[kernel + "@" + std::to_string(rows) + "x" +
+               std::to_string(cols)] =
+          benchSoftmax(ctx, flush, rows, cols, kernel);
     for (auto [rows, cols] :
          std::vector<std::pair<int, int>>{{16384, 4096}, {8192, 8192}})
       rmsnorm[std::to_string(rows) + "x" + std::to_string(cols)] =
@@ -307,6 +320,7 @@ int main(int argc, char **argv) {
     json << "{\"add_GBps\": " << add << ", \"gelu_GBps\": " << gelu
          << ", \"softmax_GBps\": " << dict(softmax)
          << ", \"rmsnorm_GBps\": " << dict(rmsnorm)
+         << ", \"softmax_variants_GBps\": " << dict(variants)
          << ", \"launch_us\": " << launch << ", \"correct\": "
          << (failures == 0 ? "true" : "false") << "}\n";
   } catch (const tk::Error &e) {

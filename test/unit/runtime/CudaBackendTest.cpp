@@ -77,6 +77,8 @@ protected:
     *mock = mockcuda::State();
   }
   void TearDown() override {
+    if (!mock)
+      return; // SetUp failed (and said why).
     EXPECT_EQ(mock->contextRetains, 0);
     EXPECT_EQ(mock->loadedModules, 0);
     EXPECT_TRUE(mock->allocations.empty());

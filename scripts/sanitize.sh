@@ -11,7 +11,10 @@
 #   TK_ASAN_BUILD_DIR  build folder (default build-asan)
 #   TK_SANITIZE        sanitizers (default address,undefined)
 #   TK_JOBS            parallel compile jobs (default 2)
-#   CC, CXX            the compiler (default: the system's, g++)
+#   TK_SANITIZE_CMAKE_ARGS  more cmake arguments, e.g. -DTK_FUZZ=ON
+#   CC, CXX            the compiler of a new build folder (default: the
+#                      system's, g++); scripts/test.sh uses clang with
+#                      -DTK_FUZZ=ON so that one build also serves fuzz.sh
 #
 # Exits non-zero if the build fails or any test fails or reports.
 set -euo pipefail
@@ -33,7 +36,7 @@ cmake -G Ninja -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
   -DTK_CUDA_ROOT="${TK_CUDA_ROOT:-/usr/local/cuda}" \
   -DTK_SANITIZE="${TK_SANITIZE:-address,undefined}" \
-  "${launcher[@]}" >/dev/null
+  "${launcher[@]}" ${TK_SANITIZE_CMAKE_ARGS:-} >/dev/null
 ninja -C "$build" -j "$jobs"
 built=$(date +%s)
 echo "sanitize: build done in $(( built - start )) s"

@@ -3,8 +3,11 @@
 // tk-fuzz-compile: the input is a .tk file whose header comments carry
 // tkc's options (HeaderOptions.h). It is compiled the way tkc compiles it,
 // through the driver library (runCompilation) and every pass, up to PTX
-// (--emit=ptx; not to a cubin: ptxas is a separate program, and PTX
-// legality is what the lit tests check with it).
+// (--emit=ptx), and for one input in eight (chosen by a hash of the input,
+// so a reproducer behaves the same) on to a cubin through ptxas: PTX that
+// ptxas rejects is a finding too. ptxas is a separate process and takes
+// longer than the compilation itself, hence the sampling;
+// TK_FUZZ_PTXAS=all|none overrides it.
 //
 // The contract, in two steps:
 //   1. The frontend alone (runFrontend): it may reject the program, with
@@ -25,11 +28,13 @@
 #include "compiler/driver/CompileOptions.h"
 #include "compiler/driver/Compiler.h"
 #include "compiler/driver/Frontend.h"
+#include "compiler/target/Ptxas.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <unistd.h>
@@ -57,6 +62,29 @@ std::optional<bool> reports(const std::string &messages,
   return messages.find(phrase) != std::string::npos;
 }
 
+/// Whether this input goes on to ptxas (see the file comment).
+bool assembleWithPtxas(const std::string &text) {
+  static const std::string mode = [] {
+    const char *value = std::getenv("TK_FUZZ_PTXAS");
+    return std::string(value ? value : "some");
+  }();
+  static const bool havePtxas = [] {
+    llvm::Expected<std::string> path = findPtxas();
+    if (path)
+      return true;
+    llvm::consumeError(path.takeError());
+    return false;
+  }();
+  if (!havePtxas || mode == "none")
+    return false;
+  if (mode == "all")
+    return true;
+  uint64_t hash = 14695981039346656037ull; // FNV-1a
+  for (unsigned char c : text)
+    hash = (hash ^ c) * 1099511628211ull;
+  return hash % 8 == 0;
+}
+
 CompileOptions compileOptions(const fuzz::HeaderOptions &header,
                               EmitKind emit) {
   CompileOptions options;
@@ -71,10 +99,12 @@ CompileOptions compileOptions(const fuzz::HeaderOptions &header,
   if (checkArch(header.arch).empty())
     options.arch = header.arch;
   options.emit = emit;
-  // PTX goes to a file of this process (stdout would flood the log).
-  static const std::string outputPath =
-      "/tmp/tk-fuzz-compile-" + std::to_string(::getpid()) + ".ptx";
-  options.outputPath = outputPath;
+  // Output goes to files of this process (stdout would flood the log); a
+  // cubin gets its metadata file beside it.
+  static const std::string outputBase =
+      "/tmp/tk-fuzz-compile-" + std::to_string(::getpid());
+  options.outputPath =
+      outputBase + (emit == EmitKind::Cubin ? ".cubin" : ".ptx");
   return options;
 }
 
@@ -102,10 +132,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
 
-  // 2. Everything up to PTX.
+  // 2. Everything up to PTX, or a cubin.
+  bool toCubin = assembleWithPtxas(text);
   std::string errors;
   llvm::raw_string_ostream errs(errors);
-  Compilation compilation(compileOptions(header, EmitKind::Ptx), &errs);
+  Compilation compilation(
+      compileOptions(header, toCubin ? EmitKind::Cubin : EmitKind::Ptx),
+      &errs);
   compilation.setSource(std::make_unique<SourceFile>("fuzz.tk", text));
   bool compiled = mlir::succeeded(runCompilation(compilation));
   errs.flush();
@@ -120,7 +153,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                   "the frontend accepted the program but the compilation "
                   "failed:\n" + errors);
   }
-  fuzz::note(compiled ? "compiled to PTX"
+  fuzz::note(compiled ? (toCubin ? "compiled to a cubin" : "compiled to PTX")
                       : "stopped: " + errors.substr(0, errors.find('\n')));
   return 0;
 }

@@ -95,6 +95,20 @@ llvm::Expected<CubinResult> tk::assemblePtx(llvm::StringRef ptx,
   if (!cubin)
     return makeError("ptxas wrote no cubin: " + cubin.getError().message());
   result.cubin = (*cubin)->getBuffer().str();
+  // The output file exists (empty) before ptxas runs, so a ptxas that
+  // exits 0 without writing it leaves an empty or foreign file, which must
+  // not become NAME.cubin.
+  if (!llvm::StringRef(result.cubin).starts_with("\x7f"
+                                                 "ELF")) {
+    std::string what = result.cubin.empty()
+                           ? std::string("an empty file")
+                           : std::to_string(result.cubin.size()) +
+                                 " bytes that are not an ELF file";
+    std::string log = llvm::StringRef(result.log).rtrim().str();
+    return makeError("ptxas exited successfully but wrote " + what +
+                     " instead of a cubin" +
+                     (log.empty() ? std::string() : ": " + log));
+  }
   result.kernels = parsePtxasLog(result.log);
   return result;
 }

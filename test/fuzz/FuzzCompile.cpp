@@ -34,6 +34,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -100,11 +101,19 @@ CompileOptions compileOptions(const fuzz::HeaderOptions &header,
     options.arch = header.arch;
   options.emit = emit;
   // Output goes to files of this process (stdout would flood the log); a
-  // cubin gets its metadata file beside it.
-  static const std::string outputBase =
-      "/tmp/tk-fuzz-compile-" + std::to_string(::getpid());
+  // cubin gets its metadata (and tk IR) files beside it. They are removed
+  // when the process exits normally.
+  struct OutputFiles {
+    std::string base =
+        "/tmp/tk-fuzz-compile-" + std::to_string(::getpid());
+    ~OutputFiles() {
+      for (const char *extension : {".ptx", ".cubin", ".json", ".tk.mlir"})
+        std::remove((base + extension).c_str());
+    }
+  };
+  static const OutputFiles outputFiles;
   options.outputPath =
-      outputBase + (emit == EmitKind::Cubin ? ".cubin" : ".ptx");
+      outputFiles.base + (emit == EmitKind::Cubin ? ".cubin" : ".ptx");
   return options;
 }
 

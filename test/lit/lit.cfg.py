@@ -32,3 +32,11 @@ ptxas = os.path.join(config.cuda_root, "bin", "ptxas")
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# The example host programs and the kernels the build compiled for them
+# (examples/CMakeLists.txt), for tests of what they do with damaged files.
+kernels = os.path.join(config.tk_obj_root, "examples", "kernels")
+config.substitutions.append(("%kernels", kernels))
+if (os.path.exists(os.path.join(kernels, "add.json")) and
+        os.path.exists(os.path.join(config.tk_tools_dir, "example-add"))):
+    config.available_features.add("examples")

@@ -35,6 +35,11 @@ TkgpuToLlvmTypeConverter::TkgpuToLlvmTypeConverter(
     return LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(count, element));
   });
+  // A shared-memory buffer is the address of its first byte (its offset
+  // from tk_smem already applied); every thread holds the same pointer.
+  addConversion([ctx](MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3);
+  });
 }
 
 Type tkgpu::getMemoryElementType(Type elementType) {

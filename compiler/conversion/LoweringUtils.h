@@ -30,7 +30,9 @@ namespace mlir::tkgpu {
 /// The LLVM type converter of the lowering: `!tk.ptr<T>` -> `!llvm.ptr<1>`;
 /// a tensor with a distributed encoding -> `!llvm.struct<(T x N)>` holding
 /// the N elements of the calling thread, element i being register i of the
-/// tensor's LinearLayout; scalars as the upstream LLVM converter has them.
+/// tensor's LinearLayout; `!tkgpu.memdesc` -> `!llvm.ptr<3>`, the address
+/// of the buffer's element 0 (its allocated offset applied); scalars as the
+/// upstream LLVM converter has them.
 class TkgpuToLlvmTypeConverter : public LLVMTypeConverter {
 public:
   TkgpuToLlvmTypeConverter(MLIRContext *ctx, const LowerToLLVMOptions &options);

@@ -7,7 +7,8 @@
 #include "mlir/Transforms/Passes.h"
 
 void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
-                            llvm::StringRef arch) {
+                            int numStages, llvm::StringRef arch) {
+  (void)numStages; // read by tkgpu-pipeline
   mlir::tkgpu::ConvertTkToTkgpuOptions options;
   options.numWarps = numWarps;
   options.threadsPerWarp = 32;

@@ -12,9 +12,10 @@ namespace tk {
 
 /// Appends the passes that take a module of tk kernels to optimized tkgpu:
 /// convert-tk-to-tkgpu, tkgpu-coalesce, tkgpu-remove-layout-conversions,
-/// canonicalize, cse. `pm` must be a module pass manager; `arch` is e.g.
-/// "sm_90a" or "sm_80".
-void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
+/// canonicalize, cse. `pm` must be a module pass manager; `numStages` is
+/// the software-pipelining depth of loops feeding a dot (1: none); `arch`
+/// is e.g. "sm_90a" or "sm_80".
+void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps, int numStages,
                         llvm::StringRef arch);
 
 } // namespace tk

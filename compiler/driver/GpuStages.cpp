@@ -71,9 +71,11 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
   };
 
   unsigned numWarps = getNumWarps(module);
+  unsigned numStages = getNumStages(module);
   if (mlir::failed(runPipeline(compilation, module, "tkgpu",
                                [&](mlir::OpPassManager &pm) {
-                                 buildTkgpuPipeline(pm, numWarps, options.arch);
+                                 buildTkgpuPipeline(pm, numWarps, numStages,
+                                                    options.arch);
                                })))
     return mlir::failure();
   if (emit == EmitKind::TkGpu)

@@ -187,7 +187,8 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   // tk -> tkgpu -> LLVM dialect, in place.
   mlir::PassManager pm(&compilation.getContext(),
                        mlir::ModuleOp::getOperationName());
-  buildTkgpuPipeline(pm, static_cast<int>(getNumWarps(*module)), options.arch);
+  buildTkgpuPipeline(pm, static_cast<int>(getNumWarps(*module)),
+                     static_cast<int>(getNumStages(*module)), options.arch);
   if (mlir::failed(pm.run(*module)) ||
       mlir::failed(lowerToLlvmDialect(*module)))
     return failure(" for the GPU");

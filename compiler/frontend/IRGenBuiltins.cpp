@@ -486,10 +486,11 @@ Value IRGen::dot(const Value &aIn, const Value &bIn, std::optional<Value> acc,
   }
   auto mode = mlir::tk::DotPrecision::TF32;
   if (precision) {
-    if (*precision == "ieee")
-      mode = mlir::tk::DotPrecision::IEEE;
-    else if (*precision != "tf32")
-      error(loc, "input_precision must be \"tf32\" or \"ieee\", got \"" +
+    if (auto parsed = mlir::tk::symbolizeDotPrecision(*precision))
+      mode = *parsed;
+    else
+      error(loc, "input_precision must be \"tf32\", \"tf32x3\" or "
+                 "\"ieee\", got \"" +
                      *precision + "\"");
   }
   return Value::ir(mlir::tk::DotOp::create(builder, c.getIR().getType(),

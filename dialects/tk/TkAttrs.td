@@ -73,7 +73,8 @@ def Tk_MemScopeAttr : Tk_EnumAttr<Tk_MemScope, "scope">;
 
 def Tk_DotPrecision : I32EnumAttr<"DotPrecision", "f32 dot input precision", [
     I32EnumAttrCase<"TF32", 0, "tf32">,
-    I32EnumAttrCase<"IEEE", 1, "ieee">]> {
+    I32EnumAttrCase<"IEEE", 1, "ieee">,
+    I32EnumAttrCase<"TF32x3", 2, "tf32x3">]> {
   let cppNamespace = "::mlir::tk";
   let genSpecializedAttr = 0;
 }

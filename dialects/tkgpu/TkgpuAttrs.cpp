@@ -455,3 +455,226 @@ int64_t MemDescType::getNumElements() const {
     count *= dim;
   return count;
 }
+
+//===----------------------------------------------------------------------===//
+// MmaEncodingAttr
+//===----------------------------------------------------------------------===//
+
+Attribute MmaEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = parseDictBody(parser);
+  if (!dict)
+    return {};
+  unsigned version;
+  SmallVector<unsigned> warpsPerCTA, instrShape;
+  if (failed(checkKeys(parser, dict,
+                       {"versionMajor", "warpsPerCTA", "instrShape"})) ||
+      failed(readUnsigned(parser, dict, "versionMajor", version)) ||
+      failed(readUnsignedArray(parser, dict, "warpsPerCTA", warpsPerCTA)) ||
+      failed(readUnsignedArray(parser, dict, "instrShape", instrShape)))
+    return {};
+  return parser.getChecked<MmaEncodingAttr>(parser.getContext(), version,
+                                            warpsPerCTA, instrShape);
+}
+
+void MmaEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{versionMajor = " << getVersionMajor() << ", warpsPerCTA = ";
+  printArray(printer, getWarpsPerCTA());
+  printer << ", instrShape = ";
+  printArray(printer, getInstrShape());
+  printer << "}>";
+}
+
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned versionMajor, ArrayRef<unsigned> warpsPerCTA,
+                        ArrayRef<unsigned> instrShape) {
+  if (versionMajor != 2)
+    return emitError() << "mma layout: only versionMajor = 2 (mma.sync) is "
+                          "implemented, got "
+                       << versionMajor;
+  if (warpsPerCTA.size() != 2 || !allPowersOf2(warpsPerCTA))
+    return emitError() << "mma layout: warpsPerCTA must be two powers of two";
+  if (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8)
+    return emitError() << "mma layout: version 2 has instrShape = [16, 8]";
+  return success();
+}
+
+LogicalResult MmaEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTensorShape(shape, getRank(), *this, emitError);
+}
+
+unsigned MmaEncodingAttr::getRank() const { return 2; }
+
+bool MmaEncodingAttr::isDistributed() const { return true; }
+
+SmallVector<unsigned> MmaEncodingAttr::getLayoutOrder() const {
+  return {1, 0};
+}
+
+unsigned MmaEncodingAttr::getNumWarps() const {
+  return product(getWarpsPerCTA());
+}
+
+SmallVector<int64_t> MmaEncodingAttr::getShapePerCTATile() const {
+  return {int64_t(getInstrShape()[0]) * getWarpsPerCTA()[0],
+          int64_t(getInstrShape()[1]) * getWarpsPerCTA()[1]};
+}
+
+namespace {
+
+/// Bases (dim0, dim1) of the warp bits of an mma tile: warps along M
+/// first (each moving `mStep` rows, or nothing when mStep is 0), then
+/// along N (`nStep` columns, or nothing).
+std::vector<LinearLayout::Basis> mmaWarpBases(ArrayRef<unsigned> warpsPerCTA,
+                                              int32_t mStep, int32_t nStep) {
+  std::vector<LinearLayout::Basis> bases;
+  for (unsigned i = 0; (1u << i) < warpsPerCTA[0]; ++i)
+    bases.push_back({mStep << i, 0});
+  for (unsigned i = 0; (1u << i) < warpsPerCTA[1]; ++i)
+    bases.push_back({0, nStep << i});
+  return bases;
+}
+
+LinearLayout makeTile(std::vector<LinearLayout::Basis> reg,
+                      std::vector<LinearLayout::Basis> lane,
+                      std::vector<LinearLayout::Basis> warp, int32_t rows,
+                      int32_t cols) {
+  return LinearLayout({{kRegister, std::move(reg)},
+                       {kLane, std::move(lane)},
+                       {kWarp, std::move(warp)}},
+                      {{outDimName(0), rows}, {outDimName(1), cols}});
+}
+
+} // namespace
+
+LinearLayout MmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  // One warp's 16x8 accumulator tile (PTX ISA, mma.m16n8k*: fragment
+  // layout of C/D): c0,c1 at row t/4, columns 2*(t%4) + {0,1}; c2,c3 the
+  // same 8 rows further down.
+  ArrayRef<unsigned> warps = getWarpsPerCTA();
+  LinearLayout tile = makeTile(
+      /*reg=*/{{0, 1}, {8, 0}},
+      /*lane=*/{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}},
+      /*warp=*/mmaWarpBases(warps, 16, 8), 16 * warps[0], 8 * warps[1]);
+  return fitToShape(tile, std::vector<int64_t>(shape.begin(), shape.end()),
+                    {1, 0});
+}
+
+int64_t MmaEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t> shape) const {
+  return toLinearLayout(shape).getInDimSize(kRegister);
+}
+
+//===----------------------------------------------------------------------===//
+// DotOperandEncodingAttr
+//===----------------------------------------------------------------------===//
+
+Attribute DotOperandEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = parseDictBody(parser);
+  if (!dict)
+    return {};
+  unsigned opIdx, kWidth;
+  if (failed(checkKeys(parser, dict, {"opIdx", "parent", "kWidth"})) ||
+      failed(readUnsigned(parser, dict, "opIdx", opIdx)) ||
+      failed(readUnsigned(parser, dict, "kWidth", kWidth)))
+    return {};
+  auto parent =
+      dyn_cast_or_null<LayoutEncodingAttrInterface>(dict.get("parent"));
+  if (!parent) {
+    parser.emitError(parser.getNameLoc())
+        << "expected 'parent' to be a layout encoding";
+    return {};
+  }
+  return parser.getChecked<DotOperandEncodingAttr>(parser.getContext(), opIdx,
+                                                   parent, kWidth);
+}
+
+void DotOperandEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{opIdx = " << getOpIdx() << ", parent = " << getParent()
+          << ", kWidth = " << getKWidth() << "}>";
+}
+
+LogicalResult DotOperandEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned opIdx,
+    LayoutEncodingAttrInterface parent, unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "dot_operand layout: opIdx must be 0 (A) or 1 (B)";
+  if (!isa_and_nonnull<MmaEncodingAttr>(parent))
+    return emitError() << "dot_operand layout needs an mma parent layout";
+  if (kWidth != 1 && kWidth != 2 && kWidth != 4)
+    return emitError() << "dot_operand layout: kWidth must be 1, 2 or 4";
+  return success();
+}
+
+LogicalResult DotOperandEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type elementType,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  if (failed(verifyTensorShape(shape, getRank(), *this, emitError)))
+    return failure();
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  if (bits * getKWidth() != 32)
+    return emitError() << "dot_operand layout: kWidth " << getKWidth()
+                       << " does not fill 32-bit registers with "
+                       << elementType << " elements";
+  return success();
+}
+
+unsigned DotOperandEncodingAttr::getRank() const { return 2; }
+
+bool DotOperandEncodingAttr::isDistributed() const { return true; }
+
+SmallVector<unsigned> DotOperandEncodingAttr::getLayoutOrder() const {
+  // K fastest.
+  if (getOpIdx() == 0)
+    return {1, 0};
+  return {0, 1};
+}
+
+MmaEncodingAttr DotOperandEncodingAttr::getMmaParent() const {
+  return cast<MmaEncodingAttr>(getParent());
+}
+
+SmallVector<int64_t> DotOperandEncodingAttr::getInstrShape() const {
+  int64_t k = 8 * int64_t(getKWidth());
+  if (getOpIdx() == 0)
+    return {16, k};
+  return {k, 8};
+}
+
+LinearLayout
+DotOperandEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  // PTX ISA, mma.m16n8k{8,16,32} fragments for A and B, written for any
+  // kWidth (K elements per 32-bit register): thread t holds kWidth
+  // consecutive K elements starting at kWidth * (t % 4) in each register;
+  // A's rows are t / 4 (+8 in the second register), B's columns t / 4;
+  // the next register group covers K + 4 * kWidth.
+  int32_t kw = getKWidth();
+  std::vector<LinearLayout::Basis> reg, lane;
+  ArrayRef<unsigned> warps = getMmaParent().getWarpsPerCTA();
+  bool isA = getOpIdx() == 0;
+  auto k = [&](int32_t v) {
+    return isA ? LinearLayout::Basis{0, v} : LinearLayout::Basis{v, 0};
+  };
+  auto mn = [&](int32_t v) {
+    return isA ? LinearLayout::Basis{v, 0} : LinearLayout::Basis{0, v};
+  };
+  for (int32_t b = 1; b < kw; b *= 2)
+    reg.push_back(k(b));
+  lane = {k(kw), k(2 * kw), mn(1), mn(2), mn(4)};
+  if (isA)
+    reg.push_back(mn(8));
+  reg.push_back(k(4 * kw));
+  LinearLayout tile =
+      isA ? makeTile(reg, lane, mmaWarpBases(warps, 16, 0), 16 * warps[0],
+                     8 * kw)
+          : makeTile(reg, lane, mmaWarpBases(warps, 0, 8), 8 * kw,
+                     8 * warps[1]);
+  return fitToShape(tile, std::vector<int64_t>(shape.begin(), shape.end()),
+                    toStd(getLayoutOrder()));
+}
+
+int64_t
+DotOperandEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t> shape) const {
+  return toLinearLayout(shape).getInDimSize(kRegister);
+}

@@ -94,4 +94,58 @@ def Tkgpu_SharedEncodingAttr : Tkgpu_EncodingAttr<"SharedEncoding", "shared"> {
   );
 }
 
+def Tkgpu_MmaEncodingAttr : Tkgpu_EncodingAttr<"MmaEncoding", "mma"> {
+  let summary = "the accumulator layout of a tensor-core instruction";
+  let description = [{
+    `#tkgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>`
+
+    Version 2 is `mma.sync.aligned.m16n8kK` (sm_80+): one warp holds a
+    16x8 tile of the accumulator, thread t holding rows t/4 and t/4 + 8,
+    columns 2*(t%4) and 2*(t%4) + 1 (four registers). Warps tile the CTA
+    tile, warpsPerCTA[0] along M first; a larger tensor repeats the CTA
+    tile in more registers, N fastest. instrShape is [M, N] of one
+    instruction. Version 3 (wgmma) is reserved for the Hopper path.
+  }];
+  let parameters = (ins
+    "unsigned":$versionMajor,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$instrShape
+  );
+  let extraClassDeclaration = [{
+    /// Product of warpsPerCTA.
+    unsigned getNumWarps() const;
+    /// Elements of the CTA tile along each dimension:
+    /// instrShape[d] * warpsPerCTA[d].
+    ::llvm::SmallVector<int64_t> getShapePerCTATile() const;
+  }];
+}
+
+def Tkgpu_DotOperandEncodingAttr
+    : Tkgpu_EncodingAttr<"DotOperandEncoding", "dot_operand"> {
+  let summary = "the register layout of a tensor-core operand";
+  let description = [{
+    `#tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>`
+
+    Operand A (opIdx 0, M x K) or B (opIdx 1, K x N) of the instruction
+    whose accumulator has the `parent` (mma) layout, as the registers of
+    `mma.sync` expect it: kWidth consecutive K elements per 32-bit register
+    (2 for f16/bf16, 4 for i8, 1 for tf32), so one instruction covers
+    K = 8 * kWidth. A is replicated over the warps along N, B over the
+    warps along M. A larger tensor repeats the instruction tile in more
+    registers, K fastest.
+  }];
+  let parameters = (ins
+    "unsigned":$opIdx,
+    "::mlir::tkgpu::LayoutEncodingAttrInterface":$parent,
+    "unsigned":$kWidth
+  );
+  let extraClassDeclaration = [{
+    /// The parent as an mma encoding (the verifier guarantees it).
+    ::mlir::tkgpu::MmaEncodingAttr getMmaParent() const;
+    /// [rows, cols] of one instruction's operand tile: 16 x 8*kWidth (A),
+    /// 8*kWidth x 8 (B).
+    ::llvm::SmallVector<int64_t> getInstrShape() const;
+  }];
+}
+
 #endif // TKGPU_ATTRS_TD

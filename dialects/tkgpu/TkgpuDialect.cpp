@@ -31,6 +31,14 @@ struct TkgpuOpAsmInterface : public OpAsmDialectInterface {
       os << "shared";
       return AliasResult::FinalAlias;
     }
+    if (isa<MmaEncodingAttr>(attr)) {
+      os << "mma";
+      return AliasResult::FinalAlias;
+    }
+    if (isa<DotOperandEncodingAttr>(attr)) {
+      os << "dot_op";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };
@@ -273,4 +281,15 @@ unsigned mlir::tkgpu::getComputeCapability(StringRef target) {
   if (target.getAsInteger(10, capability))
     return 0;
   return capability;
+}
+
+int64_t mlir::tkgpu::getAllocatedOffset(Operation *op, StringRef attrName) {
+  if (auto offset = op->getAttrOfType<IntegerAttr>(attrName))
+    return offset.getInt();
+  return 0;
+}
+
+int64_t mlir::tkgpu::getSizeInBytes(MemDescType type) {
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return type.getNumElements() * std::max(1u, bits / 8);
 }

@@ -22,6 +22,7 @@
 
 #include "dialects/tkgpu/TkgpuDialect.h.inc"
 #include "dialects/tkgpu/TkgpuInterfaces.h.inc"
+#include "dialects/tkgpu/TkgpuOpInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "dialects/tkgpu/TkgpuAttrs.h.inc"
@@ -80,6 +81,26 @@ BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *ctx,
                                               unsigned threadsPerWarp,
                                               ArrayRef<unsigned> sizePerThread = {},
                                               ArrayRef<unsigned> order = {});
+
+//===----------------------------------------------------------------------===//
+// Shared-memory allocation (set by tkgpu-allocate-shared-memory)
+//===----------------------------------------------------------------------===//
+
+/// Byte offset of a local_alloc's buffer in the dynamic shared memory (i64
+/// attribute on the op).
+inline constexpr llvm::StringLiteral kSharedOffsetAttr = "tkgpu.offset";
+/// Byte offset of an op's scratch interval (ScratchOpInterface ops).
+inline constexpr llvm::StringLiteral kScratchOffsetAttr =
+    "tkgpu.scratch_offset";
+/// Total dynamic shared memory of the module in bytes (i32, on the module).
+inline constexpr llvm::StringLiteral kSharedBytesAttr = "tkgpu.shared_bytes";
+
+/// The byte offset `op` was given (kSharedOffsetAttr or kScratchOffsetAttr),
+/// or 0 when the allocation pass did not run (tests of single ops).
+int64_t getAllocatedOffset(Operation *op, StringRef attrName);
+
+/// Bytes a memdesc occupies in shared memory (elements of i1 are bytes).
+int64_t getSizeInBytes(MemDescType type);
 
 //===----------------------------------------------------------------------===//
 // Module attributes

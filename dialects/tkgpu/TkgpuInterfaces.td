@@ -52,4 +52,30 @@ def Tkgpu_LayoutEncodingAttrInterface
   ];
 }
 
+def Tkgpu_ScratchOpInterface : OpInterface<"ScratchOpInterface"> {
+  let cppNamespace = "::mlir::tkgpu";
+  let description = [{
+    An op whose lowering needs shared memory for the duration of the op
+    alone (a layout conversion through shared memory, a reduction across
+    warps, a scan, an atomic whose old value reaches other threads, a shape
+    op that moves data between threads, a print). The size is computed
+    from the op's types before lowering; `tkgpu-allocate-shared-memory`
+    gives the op an interval of that size (`tkgpu.scratch_offset`), which
+    the lowering uses as its base, and `tkgpu-membar` treats the op as a
+    read and a write of that interval.
+
+    The interface is attached to tk ops as external models (they belong to
+    a dialect that knows nothing about layouts): see
+    `registerScratchModels` (compiler/analysis/ScratchSize.h).
+  }];
+  let methods = [
+    InterfaceMethod<[{
+        Bytes of shared memory the lowering of this op uses; 0 when it
+        needs none (e.g. a reduction that stays inside one warp).
+      }], "int64_t", "getScratchSizeInBytes">,
+    InterfaceMethod<"Alignment of the scratch interval in bytes.",
+      "int64_t", "getScratchAlignment", (ins), [{}], [{ return 16; }]>,
+  ];
+}
+
 #endif // TKGPU_INTERFACES_TD

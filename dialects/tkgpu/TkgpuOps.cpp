@@ -8,6 +8,8 @@
 using namespace mlir;
 using namespace mlir::tkgpu;
 
+#include "dialects/tkgpu/TkgpuOpInterfaces.cpp.inc"
+
 #define GET_OP_CLASSES
 #include "dialects/tkgpu/TkgpuOps.cpp.inc"
 
@@ -77,4 +79,57 @@ LogicalResult LocalStoreOp::verify() {
   if (failed(verifyDistributed(*this, getSrc().getType(), "source")))
     return failure();
   return verifySameData(*this, getSrc().getType(), getBuffer().getType());
+}
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  if (src.getRank() != result.getRank() + 1 ||
+      src.getShape().drop_front() != result.getShape() ||
+      src.getElementType() != result.getElementType())
+    return emitOpError("result ")
+           << result << " is not one buffer of " << src
+           << " (the source without its leading dimension)";
+  auto srcLayout = dyn_cast<SharedEncodingAttr>(src.getEncoding());
+  auto resultLayout = dyn_cast<SharedEncodingAttr>(result.getEncoding());
+  if (!srcLayout || !resultLayout)
+    return emitOpError("needs shared layouts");
+  ArrayRef<unsigned> order = srcLayout.getOrder();
+  if (order.back() != 0)
+    return emitOpError("the indexed (leading) dimension must be the slowest "
+                       "in the source's order");
+  SmallVector<unsigned> expected;
+  for (unsigned d : order.drop_back())
+    expected.push_back(d - 1);
+  if (resultLayout.getVec() != srcLayout.getVec() ||
+      resultLayout.getPerPhase() != srcLayout.getPerPhase() ||
+      resultLayout.getMaxPhase() != srcLayout.getMaxPhase() ||
+      ArrayRef<unsigned>(expected) != resultLayout.getOrder())
+    return emitOpError("result layout ")
+           << resultLayout << " is not the source layout " << srcLayout
+           << " without its leading dimension";
+  return success();
+}
+
+LogicalResult AsyncCopyGlobalToLocalOp::verify() {
+  auto ptrType = cast<RankedTensorType>(getPtr().getType());
+  if (failed(verifyDistributed(*this, ptrType, "pointer")))
+    return failure();
+  auto ptrElement = dyn_cast<tk::PtrType>(ptrType.getElementType());
+  if (!ptrElement)
+    return emitOpError("expects a tensor of pointers, got ") << ptrType;
+  MemDescType buffer = getBuffer().getType();
+  if (ptrType.getShape() != buffer.getShape() ||
+      ptrElement.getPointeeType() != buffer.getElementType())
+    return emitOpError("pointers ")
+           << ptrType << " do not match the buffer " << buffer;
+  for (Value operand : {getMask(), getOther()}) {
+    if (!operand)
+      continue;
+    auto type = cast<RankedTensorType>(operand.getType());
+    if (type.getShape() != ptrType.getShape() ||
+        type.getEncoding() != ptrType.getEncoding())
+      return emitOpError("mask and other must have the pointers' shape and "
+                         "layout");
+  }
+  return success();
 }

@@ -66,4 +66,80 @@ def Tkgpu_LocalStoreOp : Tkgpu_Op<"local_store", [
   let hasVerifier = 1;
 }
 
+def Tkgpu_MemDescIndexOp : Tkgpu_Op<"memdesc_index", [Pure]> {
+  let summary = "one buffer of a multi-buffered shared-memory allocation";
+  let description = [{
+    `%slot = tkgpu.memdesc_index %buffers[%i] : !tkgpu.memdesc<3x64x32xf16,
+    #shared3> -> !tkgpu.memdesc<64x32xf16, #shared>`
+
+    The buffer at index `i` of the leading dimension: the pipeliner's
+    `num_stages` copies of an operand tile live in one allocation. The
+    result's shared layout is the source's without the leading dimension
+    (which must be the slowest one).
+  }];
+  let arguments = (ins Tkgpu_MemDescType:$src, I32:$index);
+  let results = (outs Tkgpu_MemDescType:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` qualified(type($src)) `->`
+    qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tkgpu_BarrierOp : Tkgpu_Op<"barrier", [
+    MemoryEffects<[MemRead<Tkgpu_SharedMemory>,
+                   MemWrite<Tkgpu_SharedMemory>]>]> {
+  let summary = "synchronize the threads of the CTA (bar.sync 0)";
+  let description = [{
+    Placed by `tkgpu-membar` between two accesses to overlapping shared
+    memory that different threads could otherwise race on.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tkgpu_AsyncCopyGlobalToLocalOp
+    : Tkgpu_Op<"async_copy_global_to_local", [
+        MemoryEffects<[MemRead<DefaultResource>,
+                       MemWrite<Tkgpu_SharedMemory>]>,
+        AttrSizedOperandSegments]> {
+  let summary = "start copying a tile from global to shared memory (cp.async)";
+  let description = [{
+    Each thread copies the elements its layout (of `ptr`) gives it from
+    global memory into `buffer`, asynchronously: `cp.async.cg` for 16-byte
+    pieces, `.ca` for 4 and 8 bytes. Lanes whose `mask` is false write zeros
+    (`other` must be absent or zero). The copies of a thread complete, in
+    groups, at the `async_wait` that waits for their group
+    (`async_commit_group` closes a group); other threads see them only
+    after a barrier.
+  }];
+  let arguments = (ins Tkgpu_Tensor:$ptr, Tkgpu_MemDescType:$buffer,
+                   Optional<Tkgpu_Tensor>:$mask,
+                   Optional<Tkgpu_Tensor>:$other);
+  let assemblyFormat = [{
+    $ptr `,` $buffer (`mask` $mask^)? (`other` $other^)? attr-dict `:`
+    type($ptr) `->` qualified(type($buffer)) (`,` type($mask)^)?
+    (`,` type($other)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tkgpu_AsyncCommitGroupOp : Tkgpu_Op<"async_commit_group", [
+    MemoryEffects<[MemWrite<Tkgpu_SharedMemory>]>]> {
+  let summary = "close the group of this thread's pending async copies";
+  let description = [{ `cp.async.commit_group`. }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tkgpu_AsyncWaitOp : Tkgpu_Op<"async_wait", [
+    MemoryEffects<[MemRead<Tkgpu_SharedMemory>,
+                   MemWrite<Tkgpu_SharedMemory>]>]> {
+  let summary = "wait until at most `num` groups of async copies are pending";
+  let description = [{
+    `cp.async.wait_group num`: the calling thread's copies of all but the
+    `num` most recent groups have landed in shared memory.
+  }];
+  let arguments = (ins I32Attr:$num);
+  let assemblyFormat = "$num attr-dict";
+}
+
 #endif // TKGPU_OPS_TD

@@ -163,8 +163,13 @@ llvm::Expected<RuntimeImage> KernelModule::makeImage(ImageKind kind) {
             moduleRef->getOperation()->getAttrOfType<mlir::IntegerAttr>(
                 "tk.num_warps"))
       numWarps = static_cast<unsigned>(attr.getInt());
+  unsigned numStages = 3;
+  if (auto attr = moduleRef->getOperation()->getAttrOfType<mlir::IntegerAttr>(
+          "tk.num_stages"))
+    numStages = static_cast<unsigned>(attr.getInt());
   mlir::PassManager pm(&getContext(), mlir::ModuleOp::getOperationName());
-  buildTkgpuPipeline(pm, static_cast<int>(numWarps), options.arch);
+  buildTkgpuPipeline(pm, static_cast<int>(numWarps),
+                     static_cast<int>(numStages), options.arch);
   if (mlir::failed(pm.run(*moduleRef)) ||
       mlir::failed(lowerToLlvmDialect(*moduleRef)))
     return failure("tk-run: error: cannot compile " + options.path +

@@ -8,7 +8,6 @@
 
 void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
                             int numStages, llvm::StringRef arch) {
-  (void)numStages; // read by tkgpu-pipeline
   mlir::tkgpu::ConvertTkToTkgpuOptions options;
   options.numWarps = numWarps;
   options.threadsPerWarp = 32;
@@ -16,6 +15,10 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createConvertTkToTkgpu(options));
   pm.addPass(mlir::tkgpu::createTkgpuCoalesce());
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
+  // After accelerate-matmul (its local_alloc/local_load form is the input).
+  mlir::tkgpu::TkgpuPipelineOptions pipelineOptions;
+  pipelineOptions.numStages = numStages;
+  pm.addPass(mlir::tkgpu::createTkgpuPipeline(pipelineOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

@@ -61,4 +61,28 @@ def TkTestPrintAxisInfo : Pass<"tk-test-print-axis-info", "::mlir::ModuleOp"> {
   }];
 }
 
+def TkgpuPipeline : Pass<"tkgpu-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Multi-buffer the operand loads of dot loops with cp.async";
+  let description = [{
+    In scf.for loops whose tk.loads feed (through local_alloc/local_load)
+    tk.dot, the loads become cp.async copies into num_stages-deep shared
+    buffers, issued num_stages - 1 iterations ahead: a prologue fills the
+    first num_stages - 1 slots, each iteration waits for its own slot
+    (async_wait num_stages - 2), computes, then fetches iteration
+    i + num_stages - 1, masked with `iteration < ub` so that any trip count
+    works. The loop carries the fetched iteration's pointers and the slot
+    indices. A loop's `tk.num_stages` attribute overrides the option;
+    num_stages = 1, a non-zero `other`, or pieces narrower than 4 bytes
+    leave the loop alone.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", "3",
+           "buffers per operand (1: no pipelining)">,
+  ];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tk::TkDialect"];
+}
+
 #endif // TK_TRANSFORMS_GPU_PASSES_TD

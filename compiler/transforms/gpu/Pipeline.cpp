@@ -1,0 +1,496 @@
+//===- Pipeline.cpp - multi-buffered cp.async software pipelining ---------===//
+//
+// A K loop of a matmul spends most of its time waiting for the global loads
+// of its operand tiles. This pass overlaps them with the tensor-core work:
+// the tiles of iteration i + S - 1 are copied (cp.async, no registers on the
+// way) into shared memory while iteration i multiplies, with S = num_stages
+// buffers per operand.
+//
+// What is pipelined. In an scf.for, a `tk.load` whose value goes (maybe
+// through one convert_layout) into a `tkgpu.local_alloc` read only by
+// `tkgpu.local_load`s that feed `tk.dot`s (accelerate-matmul's form). The
+// load's `other` must be absent or zero (cp.async zero-fills masked lanes),
+// and each thread's part must move in pieces of at least 4 bytes (the
+// smallest cp.async). A loop with one such load that does not qualify is
+// left alone, as are loops with num_stages <= 1 (the option num-stages, or
+// the loop's own `tk.num_stages`).
+//
+// Schedule: two stages. The fetch stage of iteration j is the address
+// computation of the loads (their pointer and mask operands, followed back
+// through pure ops of the body and, for loop-carried pointers, through the
+// ops that compute their next value) plus the copies; the consume stage is
+// everything else. The fetch stage runs S - 1 iterations ahead:
+//
+//   %buf = local_alloc : memdesc<S x tile>           (one per load)
+//   prologue, j = 0 .. S-2:  fetch(lb + j*step) into slot j; commit
+//   for i (iter_args ..., ptrs of iteration i+S-1, insert = S-1, extract = 0):
+//     async_wait {num = S-2}   // groups i+1 .. i+S-2 may still be in flight
+//     local_load %buf[extract] ...; tk.dot ...       // the old body
+//     fetch(i + (S-1)*step) into slot insert; commit
+//     yield ..., next ptrs, (insert+1) % S, (extract+1) % S
+//   async_wait {num = 0}; local_dealloc %buf
+//
+// Each fetch ANDs the load's mask with `iteration < ub`, so fetches of
+// iterations past the end (the last S-1 of the loop, or all of the prologue
+// when the trip count is small) copy nothing but zeros: any trip count,
+// also run-time ones, works without peeling. Wait count: before iteration
+// i, S-1 + i groups were committed (one per fetch, all loads of a fetch in
+// one group); group i must be complete, the S-2 after it may be pending.
+// The slot written at iteration i, (i-1) % S, was last read at iteration
+// i-1; the barrier that tkgpu-membar places after the wait at the top of
+// iteration i orders those reads before the new copies.
+//
+// Loop-carried pointers are not duplicated: the loop carries the pointers
+// of the iteration being fetched instead of the current one, so the
+// consume stage must not use them (or anything computed from them), nor
+// may the code after the loop; otherwise the loop is left alone. Address
+// computations that depend only on the induction variable are computed
+// twice (for i in the consume stage when it uses them, and for the fetched
+// iteration).
+//
+// Why not MLIR's scf::pipelineForLoop: its expansion carries every value
+// that crosses stages as extra iter_args (here: a second set of pointer
+// tensors, tens of registers per thread) and predicates with scf.if or
+// peeled epilogues, while with two fixed stages and masked copies the
+// expansion above is short, keeps one copy of the pointers, and needs no
+// predication beyond the mask.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/analysis/AxisInfo.h"
+#include "compiler/transforms/gpu/Passes.h"
+#include "dialects/tk/TkDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKGPUPIPELINE
+#include "compiler/transforms/gpu/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+constexpr StringLiteral kLoopNumStagesAttr = "tk.num_stages";
+
+/// One load that becomes multi-buffered cp.async copies.
+struct PipelinedLoad {
+  tk::LoadOp load;
+  ConvertLayoutOp convert; // between load and alloc, may be null
+  LocalAllocOp alloc;
+  Value buffers; // the multi-buffer, once created
+};
+
+/// What the rewrite of one loop needs.
+struct LoopPlan {
+  scf::ForOp loop;
+  unsigned numStages = 1;
+  SmallVector<PipelinedLoad> loads;
+  /// The fetch stage: ops of the body (in body order) computing the loads'
+  /// pointers and masks and the next values of the fetch iter_args.
+  llvm::SetVector<Operation *> fetchOps;
+  /// Iter_arg numbers that carry the fetched iteration's values.
+  SmallVector<unsigned> fetchArgs;
+  /// Fetch ops that depend on a fetch iter_arg: only in the fetch stage.
+  llvm::DenseSet<Operation *> aheadOnly;
+};
+
+/// Whether `value` is absent or a zero splat (cp.async fills with zeros).
+bool isZeroOrAbsent(Value value) {
+  if (!value)
+    return true;
+  if (auto splat = value.getDefiningOp<tk::SplatOp>())
+    return isZeroOrAbsent(splat.getSrc());
+  if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
+    return isZeroOrAbsent(convert.getSrc());
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return false;
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    attr = splat.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// Whether every thread's elements of `load` move in pieces of at least 4
+/// bytes: registers contiguous along the most contiguous dimension, as far
+/// as the addresses are contiguous and aligned and the mask is constant.
+bool hasWideEnoughPieces(const tk::AxisInfoAnalysis &axisInfo,
+                         tk::LoadOp load) {
+  auto type = cast<RankedTensorType>(load.getPtr().getType());
+  Type pointee = cast<tk::PtrType>(type.getElementType()).getPointeeType();
+  if (!pointee.isIntOrFloat() || pointee.getIntOrFloatBitWidth() < 8)
+    return false;
+  unsigned bits = pointee.getIntOrFloatBitWidth();
+  if (bits >= 32)
+    return true;
+  SmallVector<unsigned> order = axisInfo.getContiguityOrder(load.getPtr());
+  if (order.empty())
+    return false;
+  int64_t vec =
+      toLinearLayout(type).getNumContiguousRegisters(outDimName(order[0]));
+  vec = std::min(vec, axisInfo.getPtrAlignment(load.getPtr()));
+  vec = std::min(vec, axisInfo.getMaskAlignment(load.getMask(), order[0]));
+  return vec * bits >= 32;
+}
+
+/// The convert_layout/local_alloc chain of `load` if it has contract 1's
+/// form (read only by local_loads that feed dots); nullopt otherwise.
+std::optional<PipelinedLoad> matchOperandLoad(tk::LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getPtr().getType());
+  if (!type || !getLayoutEncoding(type) || !load->hasOneUse())
+    return std::nullopt;
+  PipelinedLoad match{load, nullptr, nullptr, nullptr};
+  Operation *user = *load->user_begin();
+  if (auto convert = dyn_cast<ConvertLayoutOp>(user)) {
+    if (!convert->hasOneUse())
+      return std::nullopt;
+    match.convert = convert;
+    user = *convert->user_begin();
+  }
+  match.alloc = dyn_cast<LocalAllocOp>(user);
+  if (!match.alloc || match.alloc->getBlock() != load->getBlock() ||
+      !isa<SharedEncodingAttr>(match.alloc.getType().getEncoding()) ||
+      match.alloc->use_empty())
+    return std::nullopt;
+  for (Operation *reader : match.alloc->getUsers()) {
+    if (!isa<LocalLoadOp>(reader) || reader->use_empty())
+      return std::nullopt;
+    for (Operation *consumer : reader->getUsers())
+      if (!isa<tk::DotOp>(consumer))
+        return std::nullopt;
+  }
+  return match;
+}
+
+/// Collects the fetch stage of `plan` (plan.loads set). Fails when the
+/// address computation cannot run ahead: an impure op or one with regions,
+/// or loop-carried values that the consume stage or the code after the
+/// loop also needs.
+LogicalResult collectFetchStage(LoopPlan &plan) {
+  Block *body = plan.loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  unsigned numIterArgs = plan.loop.getNumRegionIterArgs();
+  llvm::DenseSet<Operation *> members;
+  llvm::SmallDenseSet<unsigned> args;
+  SmallVector<Value> worklist;
+  for (PipelinedLoad &pipelined : plan.loads) {
+    worklist.push_back(pipelined.load.getPtr());
+    if (pipelined.load.getMask())
+      worklist.push_back(pipelined.load.getMask());
+  }
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() != body || arg == plan.loop.getInductionVar())
+        continue;
+      unsigned number = arg.getArgNumber() - 1;
+      if (args.insert(number).second)
+        worklist.push_back(yield.getOperand(number));
+      continue;
+    }
+    Operation *op = value.getDefiningOp();
+    if (op->getBlock() != body || !members.insert(op).second)
+      continue;
+    if (!isPure(op) || op->getNumRegions() != 0)
+      return failure();
+    llvm::append_range(worklist, op->getOperands());
+  }
+
+  for (Operation &op : body->without_terminator())
+    if (members.contains(&op))
+      plan.fetchOps.insert(&op);
+  for (unsigned number = 0; number < numIterArgs; ++number)
+    if (args.contains(number))
+      plan.fetchArgs.push_back(number);
+
+  // Values that hold the fetched iteration's data (fetch iter_args and what
+  // is computed from them) may only be used by the fetch stage, the loads
+  // being replaced, and the yields of fetch iter_args.
+  llvm::DenseSet<Operation *> replaced;
+  for (PipelinedLoad &pipelined : plan.loads)
+    replaced.insert(pipelined.load);
+  auto usesAreAhead = [&](Value value) {
+    for (OpOperand &use : value.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == yield.getOperation()) {
+        if (!args.contains(use.getOperandNumber()))
+          return false;
+      } else if (!plan.fetchOps.contains(user) && !replaced.contains(user)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  for (unsigned number : plan.fetchArgs) {
+    if (!plan.loop.getResult(number).use_empty() ||
+        !usesAreAhead(plan.loop.getRegionIterArg(number)))
+      return failure();
+  }
+  for (Operation *op : plan.fetchOps) {
+    bool ahead = llvm::any_of(op->getOperands(), [&](Value operand) {
+      if (auto arg = dyn_cast<BlockArgument>(operand))
+        return arg.getOwner() == body && args.contains(arg.getArgNumber() - 1) &&
+               arg != plan.loop.getInductionVar();
+      return plan.aheadOnly.contains(operand.getDefiningOp());
+    });
+    if (!ahead)
+      continue;
+    plan.aheadOnly.insert(op);
+    for (Value result : op->getResults())
+      if (!usesAreAhead(result))
+        return failure();
+  }
+  return success();
+}
+
+/// The plan for `loop`, or nullopt when it is left alone.
+std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
+                                 const tk::AxisInfoAnalysis &axisInfo) {
+  if (auto attr = loop->getAttrOfType<IntegerAttr>(kLoopNumStagesAttr))
+    numStages = attr.getInt() < 1 ? 1 : attr.getInt();
+  if (numStages <= 1)
+    return std::nullopt;
+  LoopPlan plan;
+  plan.loop = loop;
+  plan.numStages = numStages;
+  for (auto load : loop.getBody()->getOps<tk::LoadOp>()) {
+    std::optional<PipelinedLoad> match = matchOperandLoad(load);
+    if (!match)
+      continue;
+    // Zero-filling copies cannot produce another `other`, and no cp.async
+    // moves less than 4 bytes or is volatile: such a loop keeps its loads.
+    Value mask = load.getMask();
+    auto maskType =
+        mask ? dyn_cast<RankedTensorType>(mask.getType()) : RankedTensorType();
+    if (!isZeroOrAbsent(load.getOther()) || load.getIsVolatile() ||
+        (mask && (!maskType || maskType.getEncoding() !=
+                                   cast<RankedTensorType>(
+                                       load.getPtr().getType())
+                                       .getEncoding())) ||
+        !hasWideEnoughPieces(axisInfo, load))
+      return std::nullopt;
+    plan.loads.push_back(*match);
+  }
+  if (plan.loads.empty() || failed(collectFetchStage(plan)))
+    return std::nullopt;
+  return plan;
+}
+
+Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t v) {
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+}
+
+/// Emits the fetch stage of iteration `iv` (the fetch iter_args holding
+/// `argValues`): the address computation, one masked copy per load into
+/// slot `slot`, and one commit. Returns the fetch iter_args' next values.
+SmallVector<Value> emitFetch(OpBuilder &b, const LoopPlan &plan, Value iv,
+                             ArrayRef<Value> argValues, Value slot) {
+  scf::ForOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  IRMapping map;
+  map.map(loop.getInductionVar(), iv);
+  for (auto [number, value] : llvm::zip_equal(plan.fetchArgs, argValues))
+    map.map(loop.getRegionIterArg(number), value);
+  for (Operation *op : plan.fetchOps)
+    b.clone(*op, map);
+
+  // Iterations at or past the upper bound copy nothing (zeros).
+  Value exists = arith::CmpIOp::create(
+      b, loc,
+      loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                            : arith::CmpIPredicate::slt,
+      iv, loop.getUpperBound());
+  for (PipelinedLoad pipelined : plan.loads) {
+    tk::LoadOp load = pipelined.load;
+    Value ptr = map.lookupOrDefault(load.getPtr());
+    auto ptrType = cast<RankedTensorType>(ptr.getType());
+    auto maskType = RankedTensorType::get(ptrType.getShape(), b.getI1Type(),
+                                          ptrType.getEncoding());
+    Value mask = tk::SplatOp::create(b, load.getLoc(), maskType, exists);
+    if (load.getMask())
+      mask = arith::AndIOp::create(b, load.getLoc(),
+                                   map.lookupOrDefault(load.getMask()), mask);
+    Value dst = MemDescIndexOp::create(b, load.getLoc(),
+                                       pipelined.alloc.getType(),
+                                       pipelined.buffers, slot);
+    AsyncCopyGlobalToLocalOp::create(b, load.getLoc(), ptr, dst, mask,
+                                     Value());
+  }
+  AsyncCommitGroupOp::create(b, loc);
+
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  SmallVector<Value> next;
+  for (unsigned number : plan.fetchArgs)
+    next.push_back(map.lookupOrDefault(yield.getOperand(number)));
+  return next;
+}
+
+/// The multi-buffer type of `tile`: `numStages` copies along a new leading
+/// dimension, which is the slowest in the shared layout.
+MemDescType getMultiBufferType(MemDescType tile, unsigned numStages) {
+  auto layout = cast<SharedEncodingAttr>(tile.getEncoding());
+  SmallVector<unsigned> order;
+  for (unsigned d : layout.getOrder())
+    order.push_back(d + 1);
+  order.push_back(0);
+  auto multiLayout = SharedEncodingAttr::get(
+      tile.getContext(), layout.getVec(), layout.getPerPhase(),
+      layout.getMaxPhase(), order);
+  SmallVector<int64_t> shape{static_cast<int64_t>(numStages)};
+  llvm::append_range(shape, tile.getShape());
+  return MemDescType::get(tile.getContext(), shape, tile.getElementType(),
+                          multiLayout);
+}
+
+/// `index + 1` wrapped to 0 at `numStages`.
+Value emitNextSlot(OpBuilder &b, Location loc, Value index,
+                   unsigned numStages) {
+  Type i32 = b.getI32Type();
+  Value next = arith::AddIOp::create(b, loc, index,
+                                     createIntConstant(b, loc, i32, 1));
+  Value wraps = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, next,
+      createIntConstant(b, loc, i32, numStages));
+  return arith::SelectOp::create(b, loc, wraps,
+                                 createIntConstant(b, loc, i32, 0), next);
+}
+
+void rewriteLoop(LoopPlan &plan) {
+  scf::ForOp loop = plan.loop;
+  unsigned numStages = plan.numStages;
+  Location loc = loop.getLoc();
+  Type ivType = loop.getInductionVar().getType();
+  Type i32 = IntegerType::get(loop.getContext(), 32);
+  OpBuilder b(loop);
+
+  for (PipelinedLoad &pipelined : plan.loads)
+    pipelined.buffers = LocalAllocOp::create(
+        b, pipelined.load.getLoc(),
+        getMultiBufferType(pipelined.alloc.getType(), numStages), Value());
+
+  // Prologue: iterations 0 .. S-2 into slots 0 .. S-2.
+  SmallVector<Value> fetchValues;
+  for (unsigned number : plan.fetchArgs)
+    fetchValues.push_back(loop.getInitArgs()[number]);
+  for (unsigned stage = 0; stage + 1 < numStages; ++stage) {
+    Value iv = loop.getLowerBound();
+    if (stage > 0)
+      iv = arith::AddIOp::create(
+          b, loc, iv,
+          arith::MulIOp::create(b, loc, loop.getStep(),
+                                createIntConstant(b, loc, ivType, stage)));
+    fetchValues = emitFetch(b, plan, iv, fetchValues,
+                            createIntConstant(b, loc, i32, stage));
+  }
+
+  // The loop carries the fetched iteration's pointers and the two slots.
+  SmallVector<Value> inits(loop.getInitArgs());
+  for (auto [number, value] : llvm::zip_equal(plan.fetchArgs, fetchValues))
+    inits[number] = value;
+  inits.push_back(createIntConstant(b, loc, i32, numStages - 1)); // insert
+  inits.push_back(createIntConstant(b, loc, i32, 0));             // extract
+  auto newLoop = scf::ForOp::create(
+      b, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
+      inits, nullptr, loop.getUnsignedCmp());
+  for (NamedAttribute attr : loop->getDiscardableAttrs())
+    if (attr.getName() != kLoopNumStagesAttr)
+      newLoop->setAttr(attr.getName(), attr.getValue());
+  Block *newBody = newLoop.getBody();
+  if (!newBody->empty())
+    newBody->back().erase();
+  unsigned numIterArgs = loop.getNumRegionIterArgs();
+  Value insertSlot = newLoop.getRegionIterArg(numIterArgs);
+  Value extractSlot = newLoop.getRegionIterArg(numIterArgs + 1);
+
+  b.setInsertionPointToStart(newBody);
+  IRMapping map;
+  map.map(loop.getInductionVar(), newLoop.getInductionVar());
+  for (unsigned number = 0; number < numIterArgs; ++number)
+    map.map(loop.getRegionIterArg(number), newLoop.getRegionIterArg(number));
+
+  // Consume stage: this iteration's tiles have landed (for this thread;
+  // membar adds the barrier for the others), then the old body reads them.
+  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(numStages - 2));
+  llvm::DenseSet<Operation *> removed;
+  for (PipelinedLoad &pipelined : plan.loads) {
+    Value slot = MemDescIndexOp::create(b, pipelined.alloc.getLoc(),
+                                        pipelined.alloc.getType(),
+                                        pipelined.buffers, extractSlot);
+    map.map(pipelined.alloc.getResult(), slot);
+    removed.insert(pipelined.load);
+    removed.insert(pipelined.alloc);
+    if (pipelined.convert)
+      removed.insert(pipelined.convert);
+  }
+  Block *body = loop.getBody();
+  for (Operation &op : body->without_terminator())
+    if (!removed.contains(&op) && !plan.aheadOnly.contains(&op))
+      b.clone(op, map);
+
+  // Fetch stage of iteration i + S - 1.
+  Value aheadIv = arith::AddIOp::create(
+      b, loc, newLoop.getInductionVar(),
+      arith::MulIOp::create(b, loc, loop.getStep(),
+                            createIntConstant(b, loc, ivType, numStages - 1)));
+  SmallVector<Value> carried;
+  for (unsigned number : plan.fetchArgs)
+    carried.push_back(newLoop.getRegionIterArg(number));
+  SmallVector<Value> fetched =
+      emitFetch(b, plan, aheadIv, carried, insertSlot);
+
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Value> yields;
+  for (unsigned number = 0; number < numIterArgs; ++number)
+    yields.push_back(map.lookupOrDefault(yield.getOperand(number)));
+  for (auto [number, value] : llvm::zip_equal(plan.fetchArgs, fetched))
+    yields[number] = value;
+  yields.push_back(emitNextSlot(b, loc, insertSlot, numStages));
+  yields.push_back(emitNextSlot(b, loc, extractSlot, numStages));
+  scf::YieldOp::create(b, yield.getLoc(), yields);
+
+  // Address computations of the consume stage that only fed the loads.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*newBody)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+
+  // Epilogue: no copy may be in flight when the buffers die.
+  b.setInsertionPointAfter(newLoop);
+  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+  for (PipelinedLoad &pipelined : plan.loads)
+    LocalDeallocOp::create(b, loc, pipelined.buffers);
+
+  for (unsigned number = 0; number < numIterArgs; ++number)
+    loop.getResult(number).replaceAllUsesWith(newLoop.getResult(number));
+  loop.erase();
+}
+
+struct PipelinePass : public tkgpu::impl::TkgpuPipelineBase<PipelinePass> {
+  using TkgpuPipelineBase::TkgpuPipelineBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    tk::AxisInfoAnalysis axisInfo(module);
+    // Plans first (the analysis knows only the original values), inner
+    // loops before the loops around them.
+    SmallVector<LoopPlan> plans;
+    module.walk([&](scf::ForOp loop) {
+      if (std::optional<LoopPlan> plan = planLoop(loop, numStages, axisInfo))
+        plans.push_back(std::move(*plan));
+    });
+    for (LoopPlan &plan : plans)
+      rewriteLoop(plan);
+  }
+};
+
+} // namespace

@@ -375,6 +375,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 
 // cp.async fills masked lanes with zeros, not with 1.0: left alone.
 // CHECK-LABEL: func.func @nonzero_other(
+// S4-LABEL: func.func @nonzero_other(
 // CHECK-NOT: tkgpu.async_copy_global_to_local
 // CHECK: tk.load %{{.*}}, mask %{{.*}}, other %cst_
 // CHECK: tkgpu.local_alloc %
@@ -599,5 +600,90 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
       scf.yield %d, %nA, %nB : tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #bA>, tensor<32x64x!tk.ptr<f16>, #bB>
     }
     return %r#0, %r#1 : tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #bA>
+  }
+}
+
+// -----
+
+// for k in range(0, K, 32) on unsigned bounds: iterations exist while
+// lb + j*step < ub, compared unsigned, and the fetch runs 2 steps ahead.
+// CHECK-LABEL: func.func @unsigned_step(
+// CHECK-SAME: %[[K:arg2]]: i32
+// CHECK: %[[HAS0:.*]] = arith.cmpi ult, %[[LB:c0_i32]], %[[K]] : i32
+// CHECK: tkgpu.async_commit_group
+// CHECK: %[[D1:.*]] = arith.muli %[[STEP:c32_i32]], %{{.*}} : i32
+// CHECK: %[[IV1:.*]] = arith.addi %[[LB]], %[[D1]] : i32
+// CHECK: arith.cmpi ult, %[[IV1]], %[[K]] : i32
+// CHECK: tkgpu.async_commit_group
+// CHECK: scf.for unsigned %[[IV:[^ ]*]] = %[[LB]] to %[[K]] step %[[STEP]]
+// CHECK: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK: %[[D:.*]] = arith.muli %[[STEP]], %[[C2]] : i32
+// CHECK: %[[IVF:.*]] = arith.addi %[[IV]], %[[D]] : i32
+// CHECK: arith.cmpi ult, %[[IVF]], %[[K]] : i32
+
+#bA = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#bB2 = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dA = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dB = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @unsigned_step(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %b: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %K: i32 {tk.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c31 = arith.constant 31 : i32
+    %c32 = arith.constant 32 : i32
+    %zeroA = arith.constant dense<0.0> : tensor<64x32xf16, #bA>
+    %zeroB = arith.constant dense<0.0> : tensor<32x64xf16, #bB>
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %rm = tk.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 1, parent = #bA}>>
+    %rm2 = tk.expand_dims %rm {axis = 1 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 1, parent = #bA}>> -> tensor<64x1xi32, #bA>
+    %sK = tk.splat %K : i32 -> tensor<64x1xi32, #bA>
+    %rowOff = arith.muli %rm2, %sK : tensor<64x1xi32, #bA>
+    %rk = tk.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tkgpu.slice<{dim = 0, parent = #bA}>>
+    %rk2 = tk.expand_dims %rk {axis = 0 : i32} : tensor<32xi32, #tkgpu.slice<{dim = 0, parent = #bA}>> -> tensor<1x32xi32, #bA>
+    %rowOffB = tk.broadcast %rowOff : tensor<64x1xi32, #bA> -> tensor<64x32xi32, #bA>
+    %rkB = tk.broadcast %rk2 : tensor<1x32xi32, #bA> -> tensor<64x32xi32, #bA>
+    %offA = arith.addi %rowOffB, %rkB : tensor<64x32xi32, #bA>
+    %pa = tk.splat %a : !tk.ptr<f16> -> tensor<64x32x!tk.ptr<f16>, #bA>
+    %aPtrs = tk.addptr %pa, %offA : tensor<64x32x!tk.ptr<f16>, #bA>, tensor<64x32xi32, #bA>
+    %kb = tk.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tkgpu.slice<{dim = 1, parent = #bB}>>
+    %kb2 = tk.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tkgpu.slice<{dim = 1, parent = #bB}>> -> tensor<32x1xi32, #bB>
+    %c64s = arith.constant dense<64> : tensor<32x1xi32, #bB>
+    %kOff = arith.muli %kb2, %c64s : tensor<32x1xi32, #bB>
+    %nb = tk.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 0, parent = #bB}>>
+    %nb2 = tk.expand_dims %nb {axis = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 0, parent = #bB}>> -> tensor<1x64xi32, #bB>
+    %kOffB = tk.broadcast %kOff : tensor<32x1xi32, #bB> -> tensor<32x64xi32, #bB>
+    %nbB = tk.broadcast %nb2 : tensor<1x64xi32, #bB> -> tensor<32x64xi32, #bB>
+    %offB = arith.addi %kOffB, %nbB : tensor<32x64xi32, #bB>
+    %pb = tk.splat %b : !tk.ptr<f16> -> tensor<32x64x!tk.ptr<f16>, #bB>
+    %bPtrs = tk.addptr %pb, %offB : tensor<32x64x!tk.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+    %kp = arith.addi %K, %c31 : i32
+    %n = arith.divsi %kp, %c32 : i32
+    %r:3 = scf.for unsigned %k = %c0 to %K step %c32 iter_args(%acc = %acc0, %pA = %aPtrs, %pB = %bPtrs) -> (tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #bA>, tensor<32x64x!tk.ptr<f16>, #bB>) : i32 {
+      %kr = arith.addi %k, %c0 : i32
+      %rem = arith.subi %K, %kr : i32
+      %remA = tk.splat %rem : i32 -> tensor<1x32xi32, #bA>
+      %mA1 = arith.cmpi slt, %rk2, %remA : tensor<1x32xi32, #bA>
+      %mA = tk.broadcast %mA1 : tensor<1x32xi1, #bA> -> tensor<64x32xi1, #bA>
+      %x = tk.load %pA, mask %mA, other %zeroA : tensor<64x32x!tk.ptr<f16>, #bA> -> tensor<64x32xf16, #bA>, tensor<64x32xi1, #bA>
+      %remB = tk.splat %rem : i32 -> tensor<32x1xi32, #bB>
+      %mB1 = arith.cmpi slt, %kb2, %remB : tensor<32x1xi32, #bB>
+      %mB = tk.broadcast %mB1 : tensor<32x1xi1, #bB> -> tensor<32x64xi1, #bB>
+      %y = tk.load %pB, mask %mB, other %zeroB : tensor<32x64x!tk.ptr<f16>, #bB> -> tensor<32x64xf16, #bB>, tensor<32x64xi1, #bB>
+      %xs = tkgpu.local_alloc %x : tensor<64x32xf16, #bA> -> !tkgpu.memdesc<64x32xf16, #sh>
+      %xo = tkgpu.local_load %xs : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #dA>
+      %yc = tkgpu.convert_layout %y : tensor<32x64xf16, #bB> -> tensor<32x64xf16, #bB2>
+      %ys = tkgpu.local_alloc %yc : tensor<32x64xf16, #bB2> -> !tkgpu.memdesc<32x64xf16, #sh>
+      %yo = tkgpu.local_load %ys : !tkgpu.memdesc<32x64xf16, #sh> -> tensor<32x64xf16, #dB>
+      %d = tk.dot %xo, %yo, %acc : tensor<64x32xf16, #dA> * tensor<32x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      %stepA = tk.splat %c32 : i32 -> tensor<64x32xi32, #bA>
+      %nA = tk.addptr %pA, %stepA : tensor<64x32x!tk.ptr<f16>, #bA>, tensor<64x32xi32, #bA>
+      %stepB = arith.constant dense<2048> : tensor<32x64xi32, #bB>
+      %nB = tk.addptr %pB, %stepB : tensor<32x64x!tk.ptr<f16>, #bB>, tensor<32x64xi32, #bB>
+      scf.yield %d, %nA, %nB : tensor<64x64xf32, #mma>, tensor<64x32x!tk.ptr<f16>, #bA>, tensor<32x64x!tk.ptr<f16>, #bB>
+    }
+    return %r#0 : tensor<64x64xf32, #mma>
   }
 }

@@ -90,6 +90,11 @@ def make_array(dtype, shape, dist, rng):
     if kind == "int":
         values = rng.integers(dist["lo"], dist["hi"], size=shape, dtype=np.int64,
                               endpoint=True)
+        if dtype == "bf16":
+            # Integer-valued floats (tkgen's matmul operands); small
+            # integers are exact in bf16.
+            values = values.astype(np.float32)
+            return f32_to_bf16_bits(values).view(NUMPY_DTYPES["bf16"]).reshape(shape)
         return values.astype(NUMPY_DTYPES[dtype])
     return np.zeros(shape, dtype=NUMPY_DTYPES[dtype])
 

@@ -81,6 +81,18 @@ tk["compile_s"] = json.loads(sys.argv[2])
 json.dump(tk, open(sys.argv[3], "w"), indent=1)
 PY
 fi
+# 4b. Matmul on tensor cores: the ceiling of mma.sync from registers, then
+# every matmul variant checked against float64 and timed next to cuBLAS.
+if [ -x "$C/bin/mma_ceiling" ]; then
+  "$C/bin/mma_ceiling" >"$OUT/mma_ceiling.json" 2>&1
+  note "mma.sync ceiling: $(cat "$OUT/mma_ceiling.json")"
+fi
+if [ -d "$C/kernels/matmul" ]; then
+  PYTHONUNBUFFERED=1 timeout 400 python3 bench/gpu/matmul_gpu.py "$C/kernels/matmul" "$OUT" \
+    ${TK_MATMUL_QUICK:+--quick} >"$OUT/matmul.log" 2>&1
+  note "matmul_gpu.py exit $?: $(head -1 "$OUT/matmul.log")"
+  cat "$OUT/matmul.log" | head -60
+fi
 PYTHONUNBUFFERED=1 python3 "$C/triton_ref.py" "$OUT" >"$OUT/triton_ref.log" 2>&1
 note "triton_ref.py exit $?"
 
@@ -90,7 +102,7 @@ printf '%s\n' "${summary[@]}"
 if [ -f "$OUT/tk.json" ] && [ -f "$OUT/anchors.json" ]; then
   python3 bench/report.py "$OUT/tk.json" "$OUT/anchors.json" "$OUT"
 fi
-for f in anchors.json tk.json bench.json bench.png; do
+for f in anchors.json tk.json bench.json bench.png matmul.json mma_ceiling.json; do
   [ -f "$OUT/$f" ] && cp "$OUT/$f" "$FINAL/"
 done
 tar czf "$FINAL/logs.tgz" -C "$FINAL" logs && rm -rf "$FINAL/logs"

@@ -21,5 +21,13 @@ for exe in build-static/bin/example-* build-static/bin/tk-bench build-static/bin
 done
 cp build-static/examples/kernels/* .carry/kernels/examples/ 2>/dev/null || true
 cp build-static/bench/kernels/* .carry/kernels/bench/ 2>/dev/null || true
+# The matmul variants (bench/gpu/matmul_gpu.py checks and times them) and
+# the mma.sync ceiling microbenchmark.
+mkdir -p .carry/kernels/matmul
+bash bench/gpu/build_matmul_kernels.sh build-static/bin/tkc .carry/kernels/matmul
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 \
+    bench/gpu/mma_ceiling.cu -o .carry/bin/mma_ceiling
+fi
 cp ../shared/bench/triton_ref.py .carry/
 du -sh .carry

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Compiles the matmul variants that bench/gpu/matmul_gpu.py checks and times
+# on the GPU machine: every operand type, operand layouts (row-/column-major,
+# strided, unaligned), num_stages 1-5, num_warps 4 and 8, epilogues, and the
+# block configurations of shared/bench/triton_ref.py.
+# Usage: bench/gpu/build_matmul_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
+# Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json; the layout
+# a variant assumes is in its name and in the metadata's argument specs.
+set -euo pipefail
+TKC=$1; OUT=$2; shift 2
+SRC="$(cd "$(dirname "$0")/.." && pwd)/kernels/matmul_variants.tk"
+mkdir -p "$OUT"
+# Specializations, as Triton's JIT would pick them for the arguments:
+#   rr16: A and B row-major; M, N, K and leading strides multiples of 16;
+#         aligned pointers
+#   rr:   A and B row-major, nothing else known (unaligned shapes)
+#   cc:   A and B column-major, otherwise as rr16
+#   any:  nothing known (strided views, offset pointers)
+spec() {
+  case $1 in
+    rr16) echo "--assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16 --assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1 --assume stride_am=16 --assume stride_bk=16 --assume stride_cm=16" ;;
+    rr)   echo "--assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1" ;;
+    cc)   echo "--assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16 --assume stride_am=1 --assume stride_bk=1 --assume stride_cn=1 --assume stride_ak=16 --assume stride_bn=16 --assume stride_cm=16" ;;
+    any)  echo "" ;;
+  esac
+}
+# variant KERNEL TAG BM BN BK WARPS STAGES LAYOUT [-D ...]
+count=0
+variant() {
+  local kernel=$1 tag=$2 bm=$3 bn=$4 bk=$5 w=$6 s=$7 layout=$8; shift 8
+  local name="${kernel}_${tag}_${bm}x${bn}x${bk}_w${w}_s${s}_${layout}"
+  # shellcheck disable=SC2046
+  "$TKC" "$SRC" -k "$kernel" -D BLOCK_M=$bm -D BLOCK_N=$bn -D BLOCK_K=$bk \
+    --num-warps "$w" --num-stages "$s" $(spec "$layout") "$@" \
+    --emit=cubin -o "$OUT/$name.cubin" ${TK_EXTRA_FLAGS:-}
+  count=$((count + 1))
+}
+start=$(date +%s.%N)
+for k in matmul_f16 matmul_bf16 matmul_i8; do
+  bk=32; [ $k = matmul_i8 ] && bk=64
+  for layout in rr16 rr cc any; do variant $k plain 128 128 $bk 4 3 $layout; done
+done
+for p in 0 1 2; do
+  for layout in rr16 rr cc any; do variant matmul_f32 p$p 64 64 32 4 3 $layout -D PREC=$p; done
+done
+for k in matmul_f16 matmul_bf16; do variant $k bias_leaky 128 128 32 4 3 rr -D HAS_BIAS=True -D LEAKY=True; done
+variant matmul_f32 bias_leaky 64 64 32 4 3 rr -D HAS_BIAS=True -D LEAKY=True
+variant matmul_i8 bias 128 128 64 4 3 rr -D HAS_BIAS=True
+for s in 1 2 3 4 5; do
+  for w in 4 8; do variant matmul_f16 plain 128 128 32 $w $s rr16; done
+done
+# triton_ref.py's block configurations (BM, BN, BK, warps, stages).
+for cfg in "128 128 32 4 3" "128 256 64 8 3" "128 128 64 4 4" "128 256 64 8 4" "256 128 64 8 3"; do
+  set -- $cfg
+  for k in matmul_f16 matmul_bf16; do
+    [ $1 = 128 ] && [ $2 = 128 ] && [ $3 = 32 ] && [ $5 = 3 ] || variant $k plain $1 $2 $3 $4 $5 rr16
+  done
+  variant matmul_f16 leaky $1 $2 $3 $4 $5 rr16 -D LEAKY=True
+done
+echo "build_matmul_kernels: $count variants in $(echo "$(date +%s.%N) - $start" | bc) s"

@@ -99,6 +99,8 @@ static void computeVectorWidths(ModuleOp module, VectorWidthMap &widths) {
     else if (auto store = dyn_cast<tk::StoreOp>(op))
       widths[op] =
           computeVectorWidth(axisInfo, store.getPtr(), store.getMask());
+    else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op))
+      widths[op] = computeVectorWidth(axisInfo, copy.getPtr(), copy.getMask());
   });
 }
 
@@ -247,6 +249,8 @@ struct ConvertTkgpuToLlvmPass
       state.computeCapability = cc;
 
     computeVectorWidths(module, state.vectorWidths);
+    if (failed(prepareAsyncCopies(module, state)))
+      return signalPassFailure();
     recordGridRanks(module);
 
     // scf -> cf while values are still tensors.
@@ -282,6 +286,8 @@ struct ConvertTkgpuToLlvmPass
     populateConvertLayoutOpToLlvmPatterns(converter, state, patterns);
     populateDotOpToLlvmPatterns(converter, state, patterns);
     populatePrintAssertOpToLlvmPatterns(converter, state, patterns);
+    populateMemDescOpToLlvmPatterns(converter, state, patterns);
+    populateAsyncCopyOpToLlvmPatterns(converter, state, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

@@ -161,6 +161,9 @@ static bool accessesSharedMemory(Operation *op) {
     auto type = dyn_cast<LLVM::LLVMPointerType>(ptr.getType());
     return type && type.getAddressSpace() == 3;
   };
+  // cp.async writes shared memory; its wait makes those writes land.
+  if (isa<NVVM::CpAsyncOp, NVVM::CpAsyncWaitGroupOp>(op))
+    return true;
   if (auto load = dyn_cast<LLVM::LoadOp>(op))
     return isShared(load.getAddr());
   if (auto store = dyn_cast<LLVM::StoreOp>(op))

@@ -13,19 +13,26 @@
 // swizzled buffer, so 4 copies of 16 bytes (.cg) per thread, the 2nd and
 // 4th at the swizzle xor (column 32), the 3rd and 4th 2048 elements (row
 // 32) further. The mask (row < n) is constant along a row: cpSize.
-// CHECK-LABEL: llvm.func @tile_f16(
-// CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @tk_smem : !llvm.ptr<3>
+// CHECK: tkgpu.shared_bytes = 10240 : i32
+// CHECK-LABEL: llvm.func {{.*}}@tile_f16(
+// CHECK-DAG: llvm.mlir.constant(16 : i32) : i32
+// CHECK-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-DAG: %[[C2048:.*]] = llvm.mlir.constant(2048 : i32) : i32
+// CHECK-DAG: %[[SMEM:.*]] = llvm.mlir.addressof @tk_smem : !llvm.ptr<3>
 // CHECK: %[[BUF:.*]] = llvm.getelementptr %[[SMEM]][2048] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// CHECK: %[[D0:.*]] = llvm.getelementptr %[[BUF]][%[[T:[0-9]+]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK: %[[X:.*]] = llvm.xor %[[T:[0-9]+]], %[[C32]] : i32
+// CHECK: %[[R32:.*]] = llvm.add %[[T]], %[[C2048]] : i32
+// CHECK: %[[XR32:.*]] = llvm.add %[[X]], %[[C2048]] : i32
+// CHECK: %[[D0:.*]] = llvm.getelementptr %[[BUF]][%[[T]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
 // CHECK: %[[S0:.*]] = llvm.select %{{.*}}, %[[C16:.*]], %[[C0:.*]] : i1, i32
 // CHECK: nvvm.cp.async.shared.global %[[D0]], %{{.*}}, 16, cache = cg, %[[S0]] : !llvm.ptr<3>, !llvm.ptr<1>, i32
-// CHECK: %[[X:.*]] = llvm.xor %[[T]], %{{.*}} : i32
-// CHECK: llvm.getelementptr %[[BUF]][%[[X]]]
-// CHECK: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg,
-// CHECK: llvm.add %[[T]], %{{.*}} : i32
-// CHECK: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg,
-// CHECK: llvm.add %[[X]], %{{.*}} : i32
-// CHECK: nvvm.cp.async.shared.global {{.*}}, 16, cache = cg,
+// CHECK: %[[D1:.*]] = llvm.getelementptr %[[BUF]][%[[X]]]
+// CHECK: nvvm.cp.async.shared.global %[[D1]], %{{.*}}, 16, cache = cg, %[[S0]]
+// CHECK: %[[D2:.*]] = llvm.getelementptr %[[BUF]][%[[R32]]]
+// CHECK: %[[S2:.*]] = llvm.select %{{.*}}, %[[C16]], %[[C0]] : i1, i32
+// CHECK: nvvm.cp.async.shared.global %[[D2]], %{{.*}}, 16, cache = cg, %[[S2]]
+// CHECK: %[[D3:.*]] = llvm.getelementptr %[[BUF]][%[[XR32]]]
+// CHECK: nvvm.cp.async.shared.global %[[D3]], %{{.*}}, 16, cache = cg, %[[S2]]
 // CHECK-NOT: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
 // CHECK: nvvm.cp.async.wait.group 1
@@ -48,7 +55,7 @@ func.func @tile_f16(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %n: i32) {
   %m1 = arith.cmpi slt, %ie, %ns : tensor<64x1xi32, #blocked>
   %m = tk.broadcast %m1 : tensor<64x1xi1, #blocked> -> tensor<64x64xi1, #blocked>
   %zero = arith.constant dense<0.0> : tensor<64x64xf16, #blocked>
-  %buf = tkgpu.local_alloc {tkgpu.offset = 2048 : i64} : !tkgpu.memdesc<64x64xf16, #swizzled>
+  %buf = tkgpu.local_alloc {tkgpu.offset = 2048 : i64} !tkgpu.memdesc<64x64xf16, #swizzled>
   tkgpu.async_copy_global_to_local %p, %buf mask %m other %zero : tensor<64x64x!tk.ptr<f16>, #blocked> -> !tkgpu.memdesc<64x64xf16, #swizzled>, tensor<64x64xi1, #blocked>, tensor<64x64xf16, #blocked>
   tkgpu.async_commit_group
   tkgpu.async_wait 1
@@ -65,7 +72,7 @@ func.func @tile_f16(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %n: i32) {
 
 // One f32 per thread: 4-byte copies (.ca), no mask: no cpSize. Then two
 // f32 per register run: 8-byte copies at offset 2 * thread.
-// CHECK-LABEL: llvm.func @narrow_f32(
+// CHECK-LABEL: llvm.func {{.*}}@narrow_f32(
 // CHECK: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache = ca : !llvm.ptr<3>, !llvm.ptr<1>
 // CHECK-NOT: nvvm.cp.async.shared.global
 // CHECK: nvvm.cp.async.commit.group
@@ -77,13 +84,13 @@ func.func @narrow_f32(%a: !tk.ptr<f32> {tk.divisibility = 16 : i32}) {
   %r = tk.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #v1>
   %as = tk.splat %a : !tk.ptr<f32> -> tensor<128x!tk.ptr<f32>, #v1>
   %p = tk.addptr %as, %r : tensor<128x!tk.ptr<f32>, #v1>, tensor<128xi32, #v1>
-  %buf = tkgpu.local_alloc : !tkgpu.memdesc<128xf32, #plain>
+  %buf = tkgpu.local_alloc !tkgpu.memdesc<128xf32, #plain>
   tkgpu.async_copy_global_to_local %p, %buf : tensor<128x!tk.ptr<f32>, #v1> -> !tkgpu.memdesc<128xf32, #plain>
   tkgpu.async_commit_group
   %r2 = tk.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #v2>
   %as2 = tk.splat %a : !tk.ptr<f32> -> tensor<256x!tk.ptr<f32>, #v2>
   %p2 = tk.addptr %as2, %r2 : tensor<256x!tk.ptr<f32>, #v2>, tensor<256xi32, #v2>
-  %buf2 = tkgpu.local_alloc : !tkgpu.memdesc<256xf32, #plain>
+  %buf2 = tkgpu.local_alloc !tkgpu.memdesc<256xf32, #plain>
   tkgpu.async_copy_global_to_local %p2, %buf2 : tensor<256x!tk.ptr<f32>, #v2> -> !tkgpu.memdesc<256xf32, #plain>
   return
 }

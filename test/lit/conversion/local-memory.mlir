@@ -14,27 +14,31 @@
 // an xor; register bit 4 is row 32 (2048, no swizzle bit): an add.
 // The buffer is at tk_smem + 1024; the module needs 1024 + 8192 bytes.
 // CHECK: tkgpu.shared_bytes = 9216 : i32
-// CHECK-LABEL: llvm.func @store_swizzled(
-// CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @tk_smem : !llvm.ptr<3>
-// CHECK: %[[BASE:.*]] = llvm.getelementptr %[[SMEM]][1024] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-LABEL: llvm.func {{.*}}@store_swizzled(
 // CHECK-DAG: llvm.mlir.constant(72 : i32)
 // CHECK-DAG: llvm.mlir.constant(144 : i32)
 // CHECK-DAG: llvm.mlir.constant(288 : i32)
-// CHECK: %[[P0:.*]] = llvm.getelementptr %[[BASE]][%[[T:[0-9]+]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-DAG: %[[C2048:.*]] = llvm.mlir.constant(2048 : i32) : i32
+// CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @tk_smem : !llvm.ptr<3>
+// CHECK: %[[BASE:.*]] = llvm.getelementptr %[[SMEM]][1024] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: %[[X:.*]] = llvm.xor %[[T:[0-9]+]], %[[C32]] : i32
+// CHECK: %[[R32:.*]] = llvm.add %[[T]], %[[C2048]] : i32
+// CHECK: %[[XR32:.*]] = llvm.add %[[X]], %[[C2048]] : i32
+// CHECK: %[[P0:.*]] = llvm.getelementptr %[[BASE]][%[[T]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
 // CHECK: llvm.store %{{.*}}, %[[P0]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
-// CHECK: %[[X:.*]] = llvm.xor %[[T]], %{{.*}} : i32
 // CHECK: %[[P1:.*]] = llvm.getelementptr %[[BASE]][%[[X]]]
 // CHECK: llvm.store %{{.*}}, %[[P1]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
-// CHECK: llvm.add %[[T]], %{{.*}} : i32
-// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
-// CHECK: llvm.add %[[X]], %{{.*}} : i32
-// CHECK: llvm.store %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK: %[[P2:.*]] = llvm.getelementptr %[[BASE]][%[[R32]]]
+// CHECK: llvm.store %{{.*}}, %[[P2]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+// CHECK: %[[P3:.*]] = llvm.getelementptr %[[BASE]][%[[XR32]]]
+// CHECK: llvm.store %{{.*}}, %[[P3]] {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store
 // CHECK-NOT: nvvm.barrier0
 // CHECK: llvm.return
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
 func.func @store_swizzled(%x: tensor<64x64xf16, #blocked>) {
-  %m = tkgpu.local_alloc %x {tkgpu.offset = 1024 : i64} : tensor<64x64xf16, #blocked> -> !tkgpu.memdesc<64x64xf16, #swizzled>
+  %m = tkgpu.local_alloc %x : tensor<64x64xf16, #blocked> -> {tkgpu.offset = 1024 : i64} !tkgpu.memdesc<64x64xf16, #swizzled>
   tkgpu.local_dealloc %m : !tkgpu.memdesc<64x64xf16, #swizzled>
   return
 }
@@ -42,13 +46,13 @@ func.func @store_swizzled(%x: tensor<64x64xf16, #blocked>) {
 
 // -----
 
-// Slot %i of a 3-buffer allocation is 64 * 64 * 2 = 8192 bytes further;
+// Slot %i of a 4-buffer allocation is 64 * 64 * 2 = 8192 bytes further;
 // the load mirrors the store: four 16-byte vectors.
 #blocked = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #swizzled = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #swizzled3 = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
-// CHECK: tkgpu.shared_bytes = 24576 : i32
-// CHECK-LABEL: llvm.func @load_slot(
+// CHECK: tkgpu.shared_bytes = 32768 : i32
+// CHECK-LABEL: llvm.func {{.*}}@load_slot(
 // CHECK-SAME: %[[I:.*]]: i32
 // CHECK-DAG: %[[SMEM:.*]] = llvm.mlir.addressof @tk_smem : !llvm.ptr<3>
 // CHECK-DAG: %[[C8192:.*]] = llvm.mlir.constant(8192 : i32) : i32
@@ -59,8 +63,8 @@ func.func @store_swizzled(%x: tensor<64x64xf16, #blocked>) {
 // CHECK: llvm.return
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
 func.func @load_slot(%i: i32) -> tensor<64x64xf16, #blocked> {
-  %buf = tkgpu.local_alloc : !tkgpu.memdesc<3x64x64xf16, #swizzled3>
-  %s = tkgpu.memdesc_index %buf[%i] : !tkgpu.memdesc<3x64x64xf16, #swizzled3> -> !tkgpu.memdesc<64x64xf16, #swizzled>
+  %buf = tkgpu.local_alloc !tkgpu.memdesc<4x64x64xf16, #swizzled3>
+  %s = tkgpu.memdesc_index %buf[%i] : !tkgpu.memdesc<4x64x64xf16, #swizzled3> -> !tkgpu.memdesc<64x64xf16, #swizzled>
   %v = tkgpu.local_load %s : !tkgpu.memdesc<64x64xf16, #swizzled> -> tensor<64x64xf16, #blocked>
   return %v : tensor<64x64xf16, #blocked>
 }
@@ -74,23 +78,31 @@ func.func @load_slot(%i: i32) -> tensor<64x64xf16, #blocked> {
 #col = #tkgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
 #colmajor = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
 #rowmajor = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-// CHECK-LABEL: llvm.func @column_major(
+// CHECK-LABEL: llvm.func {{.*}}@column_major(
+// CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-DAG: %[[C48:.*]] = llvm.mlir.constant(48 : i32) : i32
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store {{.*}}vector
-// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
-// CHECK: %[[P1:.*]] = llvm.getelementptr %{{.*}}[16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK: %[[B:.*]] = llvm.getelementptr %{{.*}}[2048] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: %[[O1:.*]] = llvm.add %[[T:[0-9]+]], %[[C16]] : i32
+// CHECK: %[[O2:.*]] = llvm.add %[[T]], %[[C32]] : i32
+// CHECK: %[[O3:.*]] = llvm.add %[[T]], %[[C48]] : i32
+// CHECK: %[[P0:.*]] = llvm.getelementptr %[[B]][%[[T]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: llvm.store %{{.*}}, %[[P0]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: %[[P1:.*]] = llvm.getelementptr %[[B]][%[[O1]]]
 // CHECK: llvm.store %{{.*}}, %[[P1]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
-// CHECK: %[[P2:.*]] = llvm.getelementptr %{{.*}}[32] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK: %[[P2:.*]] = llvm.getelementptr %[[B]][%[[O2]]]
 // CHECK: llvm.store %{{.*}}, %[[P2]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
-// CHECK: %[[P3:.*]] = llvm.getelementptr %{{.*}}[48] : (!llvm.ptr<3>) -> !llvm.ptr<3>, f32
+// CHECK: %[[P3:.*]] = llvm.getelementptr %[[B]][%[[O3]]]
 // CHECK: llvm.store %{{.*}}, %[[P3]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK-NOT: llvm.store
 // CHECK: llvm.return
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
 func.func @column_major(%x: tensor<32x16xf32, #col>) {
-  %a = tkgpu.local_alloc : !tkgpu.memdesc<32x16xf32, #colmajor>
+  %a = tkgpu.local_alloc !tkgpu.memdesc<32x16xf32, #colmajor>
   tkgpu.local_store %x, %a : tensor<32x16xf32, #col> -> !tkgpu.memdesc<32x16xf32, #colmajor>
-  %b = tkgpu.local_alloc {tkgpu.offset = 2048 : i64} : !tkgpu.memdesc<32x16xf32, #rowmajor>
+  %b = tkgpu.local_alloc {tkgpu.offset = 2048 : i64} !tkgpu.memdesc<32x16xf32, #rowmajor>
   tkgpu.local_store %x, %b : tensor<32x16xf32, #col> -> !tkgpu.memdesc<32x16xf32, #rowmajor>
   return
 }
@@ -103,7 +115,7 @@ func.func @column_major(%x: tensor<32x16xf32, #col>) {
 // is bar.sync 0.
 #v1 = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #plain = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
-// CHECK-LABEL: llvm.func @replicated(
+// CHECK-LABEL: llvm.func {{.*}}@replicated(
 // CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
 // CHECK-DAG: %[[C3:.*]] = llvm.mlir.constant(3 : i32) : i32
 // CHECK: llvm.and %{{.*}}, %[[C16]] : i32
@@ -115,7 +127,7 @@ func.func @column_major(%x: tensor<32x16xf32, #col>) {
 // CHECK: llvm.return
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
 func.func @replicated(%x: tensor<16xf32, #v1>) -> tensor<16xf32, #v1> {
-  %a = tkgpu.local_alloc : !tkgpu.memdesc<16xf32, #plain>
+  %a = tkgpu.local_alloc !tkgpu.memdesc<16xf32, #plain>
   tkgpu.local_store %x, %a : tensor<16xf32, #v1> -> !tkgpu.memdesc<16xf32, #plain>
   tkgpu.barrier
   %y = tkgpu.local_load %a : !tkgpu.memdesc<16xf32, #plain> -> tensor<16xf32, #v1>

@@ -12,7 +12,7 @@
 // lowering, accepted by ptxas for sm_80 and sm_90a.
 
 // CHECK-LABEL: .visible .entry tile_copy(
-// CHECK-COUNT-4: cp.async.cg.shared.global [%r{{[0-9]+}}], [%rd{{[0-9]+}}], 16, %r{{[0-9]+}};
+// CHECK-COUNT-4: cp.async.cg.shared.global [%rd{{[0-9]+}}{{(\+[0-9]+)?}}], [%rd{{[0-9]+}}{{(\+[0-9]+)?}}], 16, %r{{[0-9]+}};
 // CHECK: cp.async.commit_group;
 // CHECK: cp.async.wait_group 0;
 // CHECK: bar.sync 0;
@@ -39,7 +39,7 @@ func.func @tile_copy(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %b: !tk.ptr<
   %ns = tk.splat %n : i32 -> tensor<64x1xi32, #blocked>
   %m1 = arith.cmpi slt, %ie, %ns : tensor<64x1xi32, #blocked>
   %m = tk.broadcast %m1 : tensor<64x1xi1, #blocked> -> tensor<64x64xi1, #blocked>
-  %buf = tkgpu.local_alloc : !tkgpu.memdesc<64x64xf16, #swizzled>
+  %buf = tkgpu.local_alloc !tkgpu.memdesc<64x64xf16, #swizzled>
   tkgpu.async_copy_global_to_local %p, %buf mask %m : tensor<64x64x!tk.ptr<f16>, #blocked> -> !tkgpu.memdesc<64x64xf16, #swizzled>, tensor<64x64xi1, #blocked>
   tkgpu.async_commit_group
   tkgpu.async_wait 0

@@ -99,6 +99,8 @@ static void computeVectorWidths(ModuleOp module, VectorWidthMap &widths) {
     else if (auto store = dyn_cast<tk::StoreOp>(op))
       widths[op] =
           computeVectorWidth(axisInfo, store.getPtr(), store.getMask());
+    else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op))
+      widths[op] = computeVectorWidth(axisInfo, copy.getPtr(), copy.getMask());
   });
 }
 
@@ -159,6 +161,9 @@ static bool accessesSharedMemory(Operation *op) {
     auto type = dyn_cast<LLVM::LLVMPointerType>(ptr.getType());
     return type && type.getAddressSpace() == 3;
   };
+  // cp.async writes shared memory; its wait makes those writes land.
+  if (isa<NVVM::CpAsyncOp, NVVM::CpAsyncWaitGroupOp>(op))
+    return true;
   if (auto load = dyn_cast<LLVM::LoadOp>(op))
     return isShared(load.getAddr());
   if (auto store = dyn_cast<LLVM::StoreOp>(op))
@@ -247,6 +252,8 @@ struct ConvertTkgpuToLlvmPass
       state.computeCapability = cc;
 
     computeVectorWidths(module, state.vectorWidths);
+    if (failed(prepareAsyncCopies(module, state)))
+      return signalPassFailure();
     recordGridRanks(module);
 
     // scf -> cf while values are still tensors.
@@ -282,6 +289,8 @@ struct ConvertTkgpuToLlvmPass
     populateConvertLayoutOpToLlvmPatterns(converter, state, patterns);
     populateDotOpToLlvmPatterns(converter, state, patterns);
     populatePrintAssertOpToLlvmPatterns(converter, state, patterns);
+    populateMemDescOpToLlvmPatterns(converter, state, patterns);
+    populateAsyncCopyOpToLlvmPatterns(converter, state, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

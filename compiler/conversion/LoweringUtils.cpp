@@ -571,6 +571,233 @@ bool tkgpu::isDuplicateRegister(const LinearLayout &layout, int32_t reg) {
 }
 
 //===----------------------------------------------------------------------===//
+// Shared offset layouts
+//===----------------------------------------------------------------------===//
+
+int32_t tkgpu::getNumContiguousAlignedRegisters(const LinearLayout &layout,
+                                                const std::string &outDim) {
+  int32_t vec = layout.getNumContiguousRegisters(outDim);
+  if (vec == 1)
+    return 1;
+  unsigned target = layout.getOutDimIndex(outDim);
+  // The lowest bit any other basis moves `outDim` by bounds the vector.
+  int32_t moved = 0;
+  for (const LinearLayout::InDim &in : layout.getInDims()) {
+    size_t first = in.name == kRegister ? size_t(llvm::Log2_32(vec)) : 0;
+    for (size_t bit = first; bit < in.bases.size(); ++bit)
+      moved |= in.bases[bit][target];
+  }
+  while (vec > 1 && (moved & (vec - 1)) != 0)
+    vec /= 2;
+  return vec;
+}
+
+std::optional<LinearLayout> tkgpu::getStridedLayout(ArrayRef<int64_t> shape,
+                                                    ArrayRef<int64_t> strides) {
+  assert(shape.size() == strides.size() && "one stride per dimension");
+  std::vector<LinearLayout::InDim> ins;
+  int64_t used = 0; // offset bits reached so far
+  for (size_t d = 0; d < shape.size(); ++d) {
+    LinearLayout::InDim in{outDimName(d), {}};
+    int64_t stride = strides[d];
+    if (stride < 0 || !(stride == 0 || llvm::isPowerOf2_64(stride)) ||
+        !llvm::isPowerOf2_64(shape[d]))
+      return std::nullopt;
+    for (int32_t bit = 0; (int64_t(1) << bit) < shape[d]; ++bit) {
+      int64_t image = stride << bit;
+      if ((image & used) || image >= (int64_t(1) << 30))
+        return std::nullopt;
+      used |= image;
+      in.bases.push_back({int32_t(image)});
+    }
+    ins.push_back(std::move(in));
+  }
+  int32_t size = 1;
+  while (size <= used)
+    size *= 2;
+  return LinearLayout(std::move(ins), {{kOffset, size}});
+}
+
+/// Identity on the bits of dimension `dim` of a tensor of `shape`, into
+/// kOffset; the other dimensions map to 0.
+static LinearLayout getDimensionTerm(ArrayRef<int64_t> shape, unsigned dim) {
+  std::vector<LinearLayout::InDim> ins;
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    LinearLayout::InDim in{outDimName(d), {}};
+    for (int32_t bit = 0; (int64_t(1) << bit) < shape[d]; ++bit)
+      in.bases.push_back({d == dim ? int32_t(1) << bit : 0});
+    ins.push_back(std::move(in));
+  }
+  int32_t size = static_cast<int32_t>(llvm::PowerOf2Ceil(shape[dim]));
+  return LinearLayout(std::move(ins), {{kOffset, std::max(size, 1)}});
+}
+
+SharedOffsetLayout SharedOffsetLayout::get(const LinearLayout &shared) {
+  // offset -> index inverted, flattened into the one output kOffset.
+  LinearLayout inverse = shared.invert();
+  return SharedOffsetLayout{{{inverse, 1}}};
+}
+
+SharedOffsetLayout SharedOffsetLayout::get(ArrayRef<int64_t> shape,
+                                           const SharedView &view) {
+  if (std::optional<LinearLayout> strided =
+          getStridedLayout(shape, view.strides))
+    return SharedOffsetLayout{{{*strided, 1}}};
+  // Not linear over GF(2) (padded rows): one exact affine term per
+  // dimension.
+  SharedOffsetLayout result;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (view.strides[d] != 0 && shape[d] > 1)
+      result.terms.push_back({getDimensionTerm(shape, d), view.strides[d]});
+  return result;
+}
+
+SharedOffsetLayout tkgpu::getSharedOffsetLayout(Type memDescType) {
+  return SharedOffsetLayout::get(toLinearLayout(memDescType));
+}
+
+namespace {
+/// One term of a shared offset layout seen from a distributed layout:
+/// (register, lane, warp) -> kOffset.
+struct ThreadTerm {
+  LinearLayout layout;
+  int64_t scale;
+  /// Offset bits the lane/warp part may set.
+  int32_t threadBits = 0;
+};
+} // namespace
+
+static SmallVector<ThreadTerm>
+composeTerms(const LinearLayout &layout, const SharedOffsetLayout &offsets) {
+  SmallVector<ThreadTerm> terms;
+  for (const SharedOffsetLayout::Term &term : offsets.terms) {
+    ThreadTerm composed{layout.compose(term.layout), term.scale};
+    for (const char *inDim : {kLane, kWarp})
+      for (int32_t bit = 0, e = getInBits(composed.layout, inDim); bit < e;
+           ++bit)
+        composed.threadBits |= getBasisOrZero(composed.layout, inDim, bit)[0];
+    terms.push_back(std::move(composed));
+  }
+  return terms;
+}
+
+static int32_t getSharedVectorWidth(ArrayRef<ThreadTerm> terms,
+                                    unsigned elementBytes,
+                                    unsigned baseAlignment) {
+  int32_t best = 1;
+  int32_t limit = static_cast<int32_t>(
+      std::max<unsigned>(1, std::min<unsigned>(16, baseAlignment) /
+                                elementBytes));
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (terms[i].scale != 1)
+      continue;
+    int32_t vec = std::min(
+        getNumContiguousAlignedRegisters(terms[i].layout, kOffset), limit);
+    // The other terms must not move inside a vector, and must keep its
+    // start aligned.
+    auto keepsVectors = [&](int32_t v) {
+      for (size_t j = 0; j < terms.size(); ++j) {
+        if (j == i)
+          continue;
+        const ThreadTerm &term = terms[j];
+        for (const char *inDim : {kRegister, kLane, kWarp})
+          for (int32_t bit = 0, e = getInBits(term.layout, inDim); bit < e;
+               ++bit) {
+            int64_t moved =
+                term.scale * getBasisOrZero(term.layout, inDim, bit)[0];
+            if (moved % v != 0)
+              return false;
+          }
+      }
+      return true;
+    };
+    while (vec > 1 && !keepsVectors(vec))
+      vec /= 2;
+    best = std::max(best, vec);
+  }
+  return best;
+}
+
+int32_t tkgpu::getSharedVectorWidth(const LinearLayout &layout,
+                                    const SharedOffsetLayout &offsets,
+                                    unsigned elementBytes,
+                                    unsigned baseAlignment) {
+  if (getInBits(layout, kRegister) == 0)
+    return 1;
+  return ::getSharedVectorWidth(composeTerms(layout, offsets), elementBytes,
+                                baseAlignment);
+}
+
+static Value scaleOffset(OpBuilder &b, Location loc, Value value,
+                         int64_t scale) {
+  if (scale == 1)
+    return value;
+  if (llvm::isPowerOf2_64(scale))
+    return LLVM::ShlOp::create(b, loc, value,
+                               createI32(b, loc, llvm::Log2_64(scale)));
+  return LLVM::MulOp::create(b, loc, value, createI32(b, loc, scale));
+}
+
+/// Per term t the offset of register `reg` is scale_t * (R ^ T), R the
+/// register part (a constant) and T the lane/warp part. The bits of R that
+/// T never sets add instead of xor; only R & threadBits needs an xor, and
+/// registers with the same such bits share one thread value (then every
+/// register's address is that value plus an immediate).
+static SmallVector<Value> emitSharedOffsets(OpBuilder &b, Location loc,
+                                            ArrayRef<ThreadTerm> terms,
+                                            int32_t numRegs, int32_t vec,
+                                            Value lane, Value warp) {
+  SmallVector<Value> threadParts;
+  for (const ThreadTerm &term : terms)
+    threadParts.push_back(
+        term.threadBits == 0
+            ? Value()
+            : emitThreadIndex(b, loc, term.layout, lane, warp)[0]);
+  std::map<SmallVector<int32_t>, Value> combined;
+  SmallVector<Value> offsets;
+  for (int32_t reg = 0; reg < numRegs; reg += vec) {
+    SmallVector<int32_t> xorBits;
+    int64_t constant = 0;
+    for (const ThreadTerm &term : terms) {
+      int32_t part = getRegisterIndex(term.layout, reg)[0];
+      xorBits.push_back(part & term.threadBits);
+      constant += term.scale * (part & ~term.threadBits);
+    }
+    Value &thread = combined[xorBits];
+    if (!thread) {
+      for (auto [term, part, bits] : llvm::zip(terms, threadParts, xorBits)) {
+        if (!part)
+          continue;
+        Value value =
+            bits ? LLVM::XOrOp::create(b, loc, part, createI32(b, loc, bits))
+                       .getResult()
+                 : part;
+        value = scaleOffset(b, loc, value, term.scale);
+        thread = thread ? LLVM::AddOp::create(b, loc, thread, value).getResult()
+                        : value;
+      }
+      if (!thread)
+        thread = createI32(b, loc, 0);
+    }
+    offsets.push_back(constant == 0 ? thread
+                                    : LLVM::AddOp::create(
+                                          b, loc, thread,
+                                          createI32(b, loc, constant))
+                                          .getResult());
+  }
+  return offsets;
+}
+
+SmallVector<Value> tkgpu::emitSharedOffsets(OpBuilder &b, Location loc,
+                                            const LinearLayout &layout,
+                                            const SharedOffsetLayout &offsets,
+                                            int32_t vec, Value lane,
+                                            Value warp) {
+  return ::emitSharedOffsets(b, loc, composeTerms(layout, offsets),
+                             layout.getInDimSize(kRegister), vec, lane, warp);
+}
+
+//===----------------------------------------------------------------------===//
 // Distributed tensors through shared memory
 //===----------------------------------------------------------------------===//
 
@@ -595,109 +822,6 @@ int64_t SharedView::getSizeInBytes(ArrayRef<int64_t> shape,
   return byteOffset + (last + 1) * elementBytes;
 }
 
-/// How many consecutive registers of `layout` one shared-memory access may
-/// move through `view`: registers contiguous along a dimension of stride 1,
-/// every other register and thread basis keeping the vector aligned, at
-/// most 16 bytes.
-static int32_t getSharedVectorWidth(const LinearLayout &layout,
-                                    const SharedView &view,
-                                    unsigned elementBytes) {
-  if (getInBits(layout, kRegister) == 0)
-    return 1;
-  SmallVector<int32_t> first = getBasisOrZero(layout, kRegister, 0);
-  int dim = -1;
-  for (unsigned d = 0; d < first.size(); ++d)
-    if (first[d] != 0)
-      dim = dim == -1 && first[d] == 1 ? static_cast<int>(d) : -2;
-  if (dim < 0 || view.strides[dim] != 1)
-    return 1;
-  int32_t vec = layout.getNumContiguousRegisters(outDimName(dim));
-  vec = std::min<int32_t>(vec, 16 / elementBytes);
-  if (view.byteOffset % 16 != 0)
-    return 1;
-  // Every other stride and every other basis must keep the vector aligned.
-  auto keepsAligned = [&](int32_t v) {
-    for (unsigned d = 0; d < view.strides.size(); ++d)
-      if (static_cast<int>(d) != dim && view.strides[d] % v != 0)
-        return false;
-    for (const char *inDim : {kRegister, kLane, kWarp}) {
-      int32_t firstBit = inDim == kRegister ? llvm::Log2_32(v) : 0;
-      for (int32_t bit = firstBit, e = getInBits(layout, inDim); bit < e;
-           ++bit)
-        if (getBasisOrZero(layout, inDim, bit)[dim] % v != 0)
-          return false;
-    }
-    return true;
-  };
-  while (vec > 1 && !keepsAligned(vec))
-    vec /= 2;
-  return std::max(vec, 1);
-}
-
-/// The element offset of every register of `layout` in `view`, as i32.
-static SmallVector<Value> emitSharedOffsets(OpBuilder &b, Location loc,
-                                            const LinearLayout &layout,
-                                            const SharedView &view, Value lane,
-                                            Value warp) {
-  SmallVector<Value> thread = emitThreadIndex(b, loc, layout, lane, warp);
-  // The thread part of the offset, once; register parts are constants.
-  Value threadOffset = createI32(b, loc, 0);
-  for (unsigned d = 0; d < thread.size(); ++d) {
-    if (view.strides[d] == 0)
-      continue;
-    Value scaled = LLVM::MulOp::create(b, loc, thread[d],
-                                       createI32(b, loc, view.strides[d]));
-    threadOffset = LLVM::AddOp::create(b, loc, threadOffset, scaled);
-  }
-  SmallVector<Value> offsets;
-  int32_t numRegs = layout.getInDimSize(kRegister);
-  for (int32_t reg = 0; reg < numRegs; ++reg) {
-    SmallVector<int32_t> regIndex = getRegisterIndex(layout, reg);
-    // Where the register part shares bits with the thread part the index is
-    // an xor, not a sum: combine per dimension then.
-    bool disjoint = true;
-    for (unsigned d = 0; d < regIndex.size(); ++d)
-      if (regIndex[d] & getThreadBitsOfDim(layout, d))
-        disjoint = false;
-    if (disjoint) {
-      int64_t regOffset = 0;
-      for (unsigned d = 0; d < regIndex.size(); ++d)
-        regOffset += regIndex[d] * view.strides[d];
-      offsets.push_back(regOffset == 0
-                            ? threadOffset
-                            : LLVM::AddOp::create(b, loc, threadOffset,
-                                                  createI32(b, loc, regOffset))
-                                  .getResult());
-      continue;
-    }
-    Value offset = createI32(b, loc, 0);
-    for (unsigned d = 0; d < regIndex.size(); ++d) {
-      if (view.strides[d] == 0)
-        continue;
-      Value index = combineIndex(b, loc, layout, d, regIndex[d], thread[d]);
-      Value scaled = LLVM::MulOp::create(b, loc, index,
-                                         createI32(b, loc, view.strides[d]));
-      offset = LLVM::AddOp::create(b, loc, offset, scaled);
-    }
-    offsets.push_back(offset);
-  }
-  return offsets;
-}
-
-static Value getSharedElementPointer(OpBuilder &b, Location loc,
-                                     LoweringState &state,
-                                     const SharedView &view, Type memoryType,
-                                     Value offset) {
-  Value base = getSharedMemoryBase(b, loc, state.module);
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  if (view.byteOffset != 0)
-    base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
-                               ArrayRef<LLVM::GEPArg>{
-                                   static_cast<int32_t>(view.byteOffset)});
-  return LLVM::GEPOp::create(b, loc, ptrType, memoryType, base,
-                             ArrayRef<LLVM::GEPArg>{offset});
-}
-
 /// Values to their shared-memory representation and back (i1 as i8).
 static Value toMemory(OpBuilder &b, Location loc, Value value) {
   if (value.getType().isInteger(1))
@@ -713,24 +837,34 @@ static Value fromMemory(OpBuilder &b, Location loc, Value value,
   return value;
 }
 
-void tkgpu::storeDistributed(RewriterBase &b, Location loc, LoweringState &state,
-                             ArrayRef<Value> values, const LinearLayout &layout,
-                             ArrayRef<int64_t> shape, const SharedView &view,
-                             Type elementType, Value lane, Value warp,
-                             Value predicate) {
+static Value getElementPointer(OpBuilder &b, Location loc, Value base,
+                               Type memoryType, Value offset) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::GEPOp::create(b, loc, ptrType, memoryType, base,
+                             ArrayRef<LLVM::GEPArg>{offset});
+}
+
+void tkgpu::storeToShared(RewriterBase &b, Location loc, Value base,
+                          ArrayRef<Value> values, const LinearLayout &layout,
+                          const SharedOffsetLayout &offsets, Type elementType,
+                          Value lane, Value warp, Value predicate,
+                          unsigned baseAlignment) {
   Type memoryType =
       getMemoryElementType(values.empty() ? elementType : values[0].getType());
   unsigned elementBytes = getMemoryBitWidth(elementType) / 8;
-  state.requireSharedBytes(view.getSizeInBytes(shape, elementBytes));
-  int32_t vec = getSharedVectorWidth(layout, view, elementBytes);
-  SmallVector<Value> offsets =
-      emitSharedOffsets(b, loc, layout, view, lane, warp);
+  SmallVector<ThreadTerm> terms = composeTerms(layout, offsets);
+  int32_t vec = getInBits(layout, kRegister) == 0
+                    ? 1
+                    : ::getSharedVectorWidth(terms, elementBytes,
+                                             baseAlignment);
+  SmallVector<Value> regOffsets = ::emitSharedOffsets(
+      b, loc, terms, static_cast<int32_t>(values.size()), vec, lane, warp);
 
   for (int32_t reg = 0; reg < static_cast<int32_t>(values.size()); reg += vec) {
     if (isDuplicateRegister(layout, reg))
       continue;
     Value ptr =
-        getSharedElementPointer(b, loc, state, view, memoryType, offsets[reg]);
+        getElementPointer(b, loc, base, memoryType, regOffsets[reg / vec]);
     SmallVector<Value> elements;
     for (int32_t i = 0; i < vec; ++i)
       elements.push_back(toMemory(b, loc, values[reg + i]));
@@ -751,27 +885,35 @@ void tkgpu::storeDistributed(RewriterBase &b, Location loc, LoweringState &state
   }
 }
 
-SmallVector<Value> tkgpu::loadDistributed(OpBuilder &b, Location loc,
-                                          LoweringState &state,
-                                          const LinearLayout &layout,
-                                          ArrayRef<int64_t> shape,
-                                          const SharedView &view,
-                                          Type elementType, Value lane,
-                                          Value warp) {
+SmallVector<Value> tkgpu::loadFromShared(OpBuilder &b, Location loc,
+                                         Value base, const LinearLayout &layout,
+                                         const SharedOffsetLayout &offsets,
+                                         Type elementType, Value lane,
+                                         Value warp, unsigned baseAlignment) {
   Type memoryType = getMemoryElementType(elementType);
   unsigned elementBytes = getMemoryBitWidth(elementType) / 8;
-  state.requireSharedBytes(view.getSizeInBytes(shape, elementBytes));
-  int32_t vec = getSharedVectorWidth(layout, view, elementBytes);
-  SmallVector<Value> offsets =
-      emitSharedOffsets(b, loc, layout, view, lane, warp);
+  SmallVector<ThreadTerm> terms = composeTerms(layout, offsets);
   int32_t numRegs = layout.getInDimSize(kRegister);
-  SmallVector<Value> values;
+  int32_t vec = getInBits(layout, kRegister) == 0
+                    ? 1
+                    : ::getSharedVectorWidth(terms, elementBytes,
+                                             baseAlignment);
+  SmallVector<Value> regOffsets =
+      ::emitSharedOffsets(b, loc, terms, numRegs, vec, lane, warp);
+  // A register that repeats another (free register bits) takes its value
+  // from the first register holding the same element.
+  std::map<SmallVector<int32_t>, int32_t> firstHolder;
+  SmallVector<Value> values(numRegs);
   for (int32_t reg = 0; reg < numRegs; reg += vec) {
+    if (isDuplicateRegister(layout, reg))
+      continue;
+    for (int32_t i = 0; i < vec; ++i)
+      firstHolder.emplace(getRegisterIndex(layout, reg + i), reg + i);
     Value ptr =
-        getSharedElementPointer(b, loc, state, view, memoryType, offsets[reg]);
+        getElementPointer(b, loc, base, memoryType, regOffsets[reg / vec]);
     if (vec == 1) {
       Value loaded = LLVM::LoadOp::create(b, loc, memoryType, ptr, elementBytes);
-      values.push_back(fromMemory(b, loc, loaded, elementType));
+      values[reg] = fromMemory(b, loc, loaded, elementType);
       continue;
     }
     auto vecType = VectorType::get({vec}, memoryType);
@@ -780,10 +922,69 @@ SmallVector<Value> tkgpu::loadDistributed(OpBuilder &b, Location loc,
     for (int32_t i = 0; i < vec; ++i) {
       Value element = LLVM::ExtractElementOp::create(b, loc, vector,
                                                      createI32(b, loc, i));
-      values.push_back(fromMemory(b, loc, element, elementType));
+      values[reg + i] = fromMemory(b, loc, element, elementType);
     }
   }
+  for (int32_t reg = 0; reg < numRegs; ++reg)
+    if (!values[reg])
+      values[reg] = values[firstHolder.at(getRegisterIndex(layout, reg))];
   return values;
+}
+
+/// The largest power of two (at most 16) dividing `byteOffset`.
+static unsigned getAlignment(int64_t byteOffset) {
+  if (byteOffset == 0)
+    return 16;
+  return std::min<unsigned>(16, 1u << llvm::countr_zero<uint64_t>(byteOffset));
+}
+
+unsigned tkgpu::getBufferAlignment(Value buffer) {
+  Operation *def = buffer.getDefiningOp();
+  if (auto alloc = dyn_cast_if_present<LocalAllocOp>(def))
+    return getAlignment(getAllocatedOffset(alloc, kSharedOffsetAttr));
+  if (auto index = dyn_cast_if_present<MemDescIndexOp>(def))
+    return std::min(getBufferAlignment(index.getSrc()),
+                    getAlignment(getSizeInBytes(index.getType())));
+  // A block argument (a loop-carried or branch-merged buffer): allocations
+  // start at multiples of 16 bytes.
+  return 16;
+}
+
+static Value getViewBase(OpBuilder &b, Location loc, LoweringState &state,
+                         const SharedView &view) {
+  Value base = getSharedMemoryBase(b, loc, state.module);
+  if (view.byteOffset == 0)
+    return base;
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  return LLVM::GEPOp::create(
+      b, loc, ptrType, b.getI8Type(), base,
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(view.byteOffset)});
+}
+
+void tkgpu::storeDistributed(RewriterBase &b, Location loc, LoweringState &state,
+                             ArrayRef<Value> values, const LinearLayout &layout,
+                             ArrayRef<int64_t> shape, const SharedView &view,
+                             Type elementType, Value lane, Value warp,
+                             Value predicate) {
+  unsigned elementBytes = getMemoryBitWidth(elementType) / 8;
+  state.requireSharedBytes(view.getSizeInBytes(shape, elementBytes));
+  storeToShared(b, loc, getViewBase(b, loc, state, view), values, layout,
+                SharedOffsetLayout::get(shape, view), elementType, lane, warp,
+                predicate, getAlignment(view.byteOffset));
+}
+
+SmallVector<Value> tkgpu::loadDistributed(OpBuilder &b, Location loc,
+                                          LoweringState &state,
+                                          const LinearLayout &layout,
+                                          ArrayRef<int64_t> shape,
+                                          const SharedView &view,
+                                          Type elementType, Value lane,
+                                          Value warp) {
+  unsigned elementBytes = getMemoryBitWidth(elementType) / 8;
+  state.requireSharedBytes(view.getSizeInBytes(shape, elementBytes));
+  return loadFromShared(b, loc, getViewBase(b, loc, state, view), layout,
+                        SharedOffsetLayout::get(shape, view), elementType,
+                        lane, warp, getAlignment(view.byteOffset));
 }
 
 bool tkgpu::getRegisterPermutation(const LinearLayout &from,

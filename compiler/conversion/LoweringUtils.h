@@ -20,6 +20,8 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
+#include <optional>
+#include <string>
 
 namespace mlir::tkgpu {
 
@@ -203,6 +205,22 @@ SmallVector<Value> emitThreadIndex(OpBuilder &b, Location loc,
 Value combineIndex(OpBuilder &b, Location loc, const LinearLayout &layout,
                    unsigned dim, int32_t registerPart, Value threadPart);
 
+/// layout.getNumContiguousRegisters(outDim) reduced until every other basis
+/// (higher register bits, and all bits of the other input dimensions)
+/// moves along `outDim` by a multiple of it: then every run of n registers
+/// of every thread starts at a multiple of n, i.e. is one aligned vector of
+/// a memory whose element offsets are `outDim`.
+int32_t getNumContiguousAlignedRegisters(const LinearLayout &layout,
+                                         const std::string &outDim);
+
+/// The map from a tensor of `shape` (dim0, dim1, ...) to the one output
+/// dimension kOffset giving the element offset sum(index[d] * strides[d]),
+/// when that sum is linear over GF(2): every stride a power of two or 0 (a
+/// broadcast dimension) and no offset bit reached from two dimensions, so
+/// that the sum is an XOR. std::nullopt otherwise (e.g. padded rows).
+std::optional<LinearLayout> getStridedLayout(ArrayRef<int64_t> shape,
+                                             ArrayRef<int64_t> strides);
+
 /// i1 that is true on the one thread of each group of threads holding the
 /// same data (the free lane/warp bits are 0), or null when no data is
 /// replicated across threads.
@@ -217,8 +235,11 @@ bool isDuplicateRegister(const LinearLayout &layout, int32_t reg);
 //===----------------------------------------------------------------------===//
 
 /// A tensor view of the shared memory: element `index` lives at element
-/// offset sum(index[d] * strides[d]) from `byteOffset`. A stride of 0
-/// broadcasts (reads of a broadcast dimension).
+/// offset sum(index[d] * strides[d]) from `byteOffset` (of tk_smem). A
+/// stride of 0 broadcasts (reads of a broadcast dimension). The helpers
+/// below turn it into a SharedOffsetLayout, so that scratch views and
+/// explicit (swizzled) buffers share one address and vectorization
+/// routine.
 struct SharedView {
   SmallVector<int64_t> strides;
   int64_t byteOffset = 0;
@@ -229,6 +250,79 @@ struct SharedView {
   /// Bytes spanned by a tensor of `shape` with elements of `elementBytes`.
   int64_t getSizeInBytes(ArrayRef<int64_t> shape, unsigned elementBytes) const;
 };
+
+/// Where the elements of a tensor of `shape` live in a shared-memory
+/// buffer, in elements from its base address:
+///   offset(index) = sum over terms t of t.scale * t.layout(index),
+/// each layout a linear map over GF(2) from the tensor dimensions (dim0,
+/// dim1, ...) to the one output dimension kOffset. A `#tkgpu.shared` buffer
+/// is one term of scale 1, the inverse of its encoding's LinearLayout (the
+/// swizzle is an XOR inside it); a SharedView with power-of-two strides is
+/// one term too. A padded SharedView (rows of 64 + 8 elements) is not
+/// linear over GF(2): it keeps one identity term per dimension, scaled by
+/// the dimension's stride, which is exact for any stride.
+///
+/// Seen from a distributed layout D, each term becomes
+/// D.compose(t.layout): (register, lane, warp) -> kOffset, so a register's
+/// offset is its constant register part combined (XOR where the bits can
+/// overlap, else add) with a lane/warp part computed once per thread.
+struct SharedOffsetLayout {
+  struct Term {
+    LinearLayout layout;
+    int64_t scale;
+  };
+  SmallVector<Term> terms;
+
+  /// A buffer layout (kOffset -> tensor dimensions), bijective.
+  static SharedOffsetLayout get(const LinearLayout &shared);
+  /// A strided view of a tensor of `shape`.
+  static SharedOffsetLayout get(ArrayRef<int64_t> shape,
+                                const SharedView &view);
+};
+
+/// The offset layout of a `!tkgpu.memdesc` (its encoding's LinearLayout
+/// inverted).
+SharedOffsetLayout getSharedOffsetLayout(Type memDescType);
+
+/// The alignment in bytes (a power of two, at most 16) of the address of
+/// `buffer` (a `!tkgpu.memdesc` of the op being converted): from the
+/// `tkgpu.offset` of its local_alloc and the memdesc_index steps on the
+/// way; 16 for a block argument (allocations are 16-byte aligned).
+unsigned getBufferAlignment(Value buffer);
+
+/// Registers one shared-memory access of `layout` moves through `offsets`:
+/// consecutive registers at consecutive offsets, every access aligned to
+/// its size given a base aligned to `baseAlignment` bytes, at most 16
+/// bytes. A power of two; any smaller power of two is valid too.
+int32_t getSharedVectorWidth(const LinearLayout &layout,
+                             const SharedOffsetLayout &offsets,
+                             unsigned elementBytes, unsigned baseAlignment);
+
+/// The element offsets (i32) of registers 0, vec, 2 * vec, ... of the
+/// calling thread (lane, warp), from the buffer base.
+SmallVector<Value> emitSharedOffsets(OpBuilder &b, Location loc,
+                                     const LinearLayout &layout,
+                                     const SharedOffsetLayout &offsets,
+                                     int32_t vec, Value lane, Value warp);
+
+/// Writes each register of `values` (laid out by `layout`) to the buffer
+/// at `base` (`!llvm.ptr<3>`, aligned to `baseAlignment` bytes), vectorized
+/// by getSharedVectorWidth. Registers that repeat others are skipped;
+/// `predicate` (may be null) guards every store. Does not synchronize.
+void storeToShared(RewriterBase &b, Location loc, Value base,
+                   ArrayRef<Value> values, const LinearLayout &layout,
+                   const SharedOffsetLayout &offsets, Type elementType,
+                   Value lane, Value warp, Value predicate = nullptr,
+                   unsigned baseAlignment = 16);
+
+/// Reads the registers of `layout` from the buffer at `base` (vectorized
+/// like storeToShared; a register repeating another is read once). Does not
+/// synchronize.
+SmallVector<Value> loadFromShared(OpBuilder &b, Location loc, Value base,
+                                  const LinearLayout &layout,
+                                  const SharedOffsetLayout &offsets,
+                                  Type elementType, Value lane, Value warp,
+                                  unsigned baseAlignment = 16);
 
 /// Writes each register of `values` (laid out by `layout`) to `view`,
 /// vectorized up to 16 bytes where registers and addresses are contiguous.

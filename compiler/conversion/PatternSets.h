@@ -64,6 +64,21 @@ void populatePrintAssertOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
                                          LoweringState &state,
                                          RewritePatternSet &patterns);
 
+/// local_alloc, local_load, local_store, local_dealloc, memdesc_index,
+/// barrier.
+void populateMemDescOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
+                                     LoweringState &state,
+                                     RewritePatternSet &patterns);
+
+/// async_copy_global_to_local, async_commit_group, async_wait (cp.async).
+/// prepareAsyncCopies runs first, before values change: it turns the
+/// AxisInfo width of each async copy (in state.vectorWidths) into its
+/// cp.async width, and reports copies cp.async cannot do (located errors).
+LogicalResult prepareAsyncCopies(ModuleOp module, LoweringState &state);
+void populateAsyncCopyOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
+                                       LoweringState &state,
+                                       RewritePatternSet &patterns);
+
 } // namespace mlir::tkgpu
 
 #endif // TK_COMPILER_CONVERSION_PATTERNSETS_H

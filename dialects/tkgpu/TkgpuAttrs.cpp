@@ -446,6 +446,15 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << encoding;
   if (!elementType.isIntOrFloat())
     return emitError() << "memdesc elements must be integers or floats";
+  // The leading dimension of a multi-buffer (num_stages copies of a tile,
+  // one more dimension than a tile has) counts buffers: any number of them,
+  // each a tile of power-of-two dimensions.
+  if (shape.size() >= 3 && shape.size() == layout.getRank() && shape[0] > 0) {
+    SmallVector<unsigned> order = layout.getLayoutOrder();
+    if (!order.empty() && order.back() == 0)
+      return verifyTensorShape(shape.drop_front(), layout.getRank() - 1,
+                               encoding, emitError);
+  }
   return verifyTensorShape(shape, layout.getRank(), encoding, emitError);
 }
 

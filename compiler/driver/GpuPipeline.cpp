@@ -18,4 +18,7 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // Last: offsets and barriers for the ops as they will be lowered.
+  pm.addPass(mlir::tkgpu::createTkgpuAllocateSharedMemory());
+  pm.addPass(mlir::tkgpu::createTkgpuMembar());
 }

@@ -214,10 +214,19 @@ struct ConvertTkgpuToLlvmPass
       return signalPassFailure();
 
     // tkgpu-allocate-shared-memory's total when it ran; what the patterns
-    // touched otherwise (tests of single ops), or if that is more.
+    // touched otherwise (tests of single ops).
     int64_t sharedBytes = static_cast<int64_t>(state.sharedBytes);
-    if (auto allocated = module->getAttrOfType<IntegerAttr>(kSharedBytesAttr))
-      sharedBytes = std::max(sharedBytes, allocated.getInt());
+    if (auto allocated = module->getAttrOfType<IntegerAttr>(kSharedBytesAttr)) {
+      // A lowering that touched bytes past the allocation disagrees with
+      // its scratch size (compiler/analysis/ScratchSize.cpp).
+      if (sharedBytes > allocated.getInt()) {
+        module.emitError("internal error: the lowering used ")
+            << sharedBytes << " bytes of shared memory, "
+            << allocated.getInt() << " were allocated";
+        return signalPassFailure();
+      }
+      sharedBytes = allocated.getInt();
+    }
     module->setAttr(kSharedBytesAttr,
                     IntegerAttr::get(IntegerType::get(ctx, 32), sharedBytes));
     if (SymbolTable::symbolKnownUseEmpty(smem, module))

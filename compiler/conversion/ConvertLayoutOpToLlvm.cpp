@@ -3,8 +3,9 @@
 // Both layouts are LinearLayouts, so one mechanism serves every pair:
 // nothing when they are equal, a register permutation when each thread
 // already holds the elements it needs, else a round trip through shared
-// memory (barrier; store in the source layout; barrier; load in the
-// destination layout), row-major with rows padded by one 16-byte vector so
+// memory at the op's scratch offset (store in the source layout; barrier;
+// load in the destination layout; tkgpu-membar synchronizes with earlier
+// accesses), row-major with rows padded by one 16-byte vector so
 // that column-wise accesses spread over the banks, and vectorized where
 // registers are contiguous.
 //
@@ -43,7 +44,8 @@ struct ConvertLayoutConversion : public OpConversionPattern<ConvertLayoutOp> {
     }
     SmallVector<Value> results = convertDistributed(
         rewriter, loc, state, values, getDistributedLayout(srcType),
-        getDistributedLayout(dstType), srcType.getShape(), elementType);
+        getDistributedLayout(dstType), srcType.getShape(), elementType,
+        getAllocatedOffset(op, kScratchOffsetAttr));
     if (isPointer) {
       auto ptrType = LLVM::LLVMPointerType::get(getContext(), 1);
       for (Value &v : results)

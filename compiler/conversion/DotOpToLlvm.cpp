@@ -53,9 +53,13 @@ struct DotConversion : public OpConversionPattern<tk::DotOp> {
     SharedView bView; // B row-major: (kk, j) at kk * n + j
     bView.strides = {n, 1};
     unsigned aBytes = getMemoryBitWidth(aElement) / 8;
-    bView.byteOffset = llvm::alignTo(m * k * aBytes, 16);
+    unsigned bBytes = getMemoryBitWidth(bElement) / 8;
+    aView.byteOffset = getAllocatedOffset(op, kScratchOffsetAttr);
+    bView.byteOffset =
+        aView.byteOffset + getDotFmaScratch(aType.getShape(), bType.getShape(),
+                                            aBytes, bBytes)
+                               .bOffset;
 
-    createBarrier(rewriter, loc);
     storeDistributed(rewriter, loc, state,
                      unpackValues(rewriter, loc, adaptor.getA()),
                      getDistributedLayout(aType), aType.getShape(), aView,
@@ -93,11 +97,16 @@ struct DotConversion : public OpConversionPattern<tk::DotOp> {
                          : LLVM::FPExtOp::create(rewriter, loc, accType, c)
                                .getResult());
 
-    Value base = getSharedMemoryBase(rewriter, loc, state.module);
     auto ptrType = LLVM::LLVMPointerType::get(getContext(), 3);
+    Value base = getSharedMemoryBase(rewriter, loc, state.module);
+    if (aView.byteOffset != 0)
+      base = LLVM::GEPOp::create(
+          rewriter, loc, ptrType, rewriter.getI8Type(), base,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(aView.byteOffset)});
     Value bBase = LLVM::GEPOp::create(
         rewriter, loc, ptrType, rewriter.getI8Type(), base,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(bView.byteOffset)});
+        ArrayRef<LLVM::GEPArg>{
+            static_cast<int32_t>(bView.byteOffset - aView.byteOffset)});
     auto loadOperand = [&](OpBuilder &b, Value regionBase, Type element,
                            Value offset) -> Value {
       Value ptr = LLVM::GEPOp::create(b, loc, ptrType, element, regionBase,

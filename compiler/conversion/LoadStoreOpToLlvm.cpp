@@ -353,7 +353,8 @@ static std::string getScopeSuffix(tk::MemScope scope) {
 }
 
 /// Old values of an atomic computed by the writer threads only: make every
-/// thread see them (through shared memory), unless nobody reads them.
+/// thread see them (through the op's scratch; getAtomicScratchBytes),
+/// unless nobody reads them.
 static SmallVector<Value>
 broadcastAtomicResults(ConversionPatternRewriter &rewriter, Location loc,
                        LoweringState &state, Operation *op, Value writer,
@@ -365,7 +366,7 @@ broadcastAtomicResults(ConversionPatternRewriter &rewriter, Location loc,
   if (auto tensorType = dyn_cast<RankedTensorType>(ptrType)) {
     LinearLayout layout = getDistributedLayout(tensorType);
     SharedView view = SharedView::rowMajor(tensorType.getShape());
-    createBarrier(rewriter, loc);
+    view.byteOffset = getAllocatedOffset(op, kScratchOffsetAttr);
     storeDistributed(rewriter, loc, state, results, layout,
                      tensorType.getShape(), view, elementType, lane, warp,
                      writer);
@@ -376,7 +377,7 @@ broadcastAtomicResults(ConversionPatternRewriter &rewriter, Location loc,
   // A scalar: thread 0 holds it.
   LinearLayout single({{kRegister, {}}, {kLane, {}}, {kWarp, {}}}, {});
   SharedView view;
-  createBarrier(rewriter, loc);
+  view.byteOffset = getAllocatedOffset(op, kScratchOffsetAttr);
   storeDistributed(rewriter, loc, state, results, single, {}, view, elementType,
                    lane, warp, writer);
   createBarrier(rewriter, loc);

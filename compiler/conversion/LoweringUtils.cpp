@@ -438,31 +438,6 @@ LinearLayout tkgpu::getDistributedLayout(Type tensorType) {
   return toLinearLayout(tensorType);
 }
 
-int32_t tkgpu::getInBits(const LinearLayout &layout, const char *inDim) {
-  return layout.hasInDim(inDim) ? layout.getInDimSizeLog2(inDim) : 0;
-}
-
-SmallVector<int32_t> tkgpu::getBasisOrZero(const LinearLayout &layout,
-                                           const char *inDim, int32_t bit) {
-  if (!layout.hasInDim(inDim) || bit >= layout.getInDimSizeLog2(inDim))
-    return SmallVector<int32_t>(layout.getNumOutDims(), 0);
-  const LinearLayout::Basis &basis = layout.getBasis(inDim, bit);
-  return SmallVector<int32_t>(basis.begin(), basis.end());
-}
-
-SmallVector<int32_t> tkgpu::getRegisterIndex(const LinearLayout &layout,
-                                             int32_t reg) {
-  SmallVector<int32_t> index(layout.getNumOutDims(), 0);
-  for (int32_t bit = 0, e = getInBits(layout, kRegister); bit < e; ++bit) {
-    if (!(reg & (1 << bit)))
-      continue;
-    SmallVector<int32_t> basis = getBasisOrZero(layout, kRegister, bit);
-    for (unsigned d = 0; d < index.size(); ++d)
-      index[d] ^= basis[d];
-  }
-  return index;
-}
-
 /// Bits the lane/warp part of dimension `dim` may set.
 static int32_t getThreadBitsOfDim(const LinearLayout &layout, unsigned dim) {
   int32_t bits = 0;
@@ -987,33 +962,10 @@ SmallVector<Value> tkgpu::loadDistributed(OpBuilder &b, Location loc,
                         lane, warp, getAlignment(view.byteOffset));
 }
 
-bool tkgpu::getRegisterPermutation(const LinearLayout &from,
-                                   const LinearLayout &to,
-                                   SmallVectorImpl<int32_t> &permutation) {
-  // Lanes and warps must hold the same data: equal thread bases.
-  for (const char *inDim : {kLane, kWarp}) {
-    int32_t bits = std::max(getInBits(from, inDim), getInBits(to, inDim));
-    for (int32_t bit = 0; bit < bits; ++bit)
-      if (getBasisOrZero(from, inDim, bit) != getBasisOrZero(to, inDim, bit))
-        return false;
-  }
-  std::map<SmallVector<int32_t>, int32_t> sourceRegister;
-  for (int32_t reg = 0, e = from.getInDimSize(kRegister); reg < e; ++reg)
-    sourceRegister.emplace(getRegisterIndex(from, reg), reg);
-  permutation.clear();
-  for (int32_t reg = 0, e = to.getInDimSize(kRegister); reg < e; ++reg) {
-    auto it = sourceRegister.find(getRegisterIndex(to, reg));
-    if (it == sourceRegister.end())
-      return false;
-    permutation.push_back(it->second);
-  }
-  return true;
-}
-
 SmallVector<Value> tkgpu::convertDistributed(
     RewriterBase &b, Location loc, LoweringState &state, ArrayRef<Value> values,
     const LinearLayout &from, const LinearLayout &to, ArrayRef<int64_t> shape,
-    Type elementType) {
+    Type elementType, int64_t scratchOffset) {
   if (from == to)
     return SmallVector<Value>(values.begin(), values.end());
   SmallVector<int32_t> permutation;
@@ -1023,14 +975,16 @@ SmallVector<Value> tkgpu::convertDistributed(
       result.push_back(values[src]);
     return result;
   }
-  // Through shared memory. Rows are padded by one 16-byte vector (or one
-  // element) so that threads walking a column hit different banks.
+  // Through shared memory at `scratchOffset` (the size is
+  // getConversionScratchBytes). Rows are padded by one 16-byte vector (or
+  // one element) so that threads walking a column hit different banks.
+  // tkgpu-membar puts the barrier before the store where an earlier access
+  // needs one.
   unsigned elementBytes = getMemoryBitWidth(elementType) / 8;
-  int64_t padding =
-      shape.size() >= 2 ? std::max<int64_t>(1, 16 / elementBytes) : 0;
-  SharedView view = SharedView::rowMajor(shape, padding);
+  SharedView view = SharedView::rowMajor(
+      shape, getConversionRowPadding(shape, elementBytes));
+  view.byteOffset = scratchOffset;
   auto [lane, warp] = getLaneAndWarp(b, loc, state.threadsPerWarp);
-  createBarrier(b, loc);
   storeDistributed(b, loc, state, values, from, shape, view, elementType, lane,
                    warp);
   createBarrier(b, loc);

@@ -10,6 +10,7 @@
 #ifndef TK_COMPILER_CONVERSION_LOWERINGUTILS_H
 #define TK_COMPILER_CONVERSION_LOWERINGUTILS_H
 
+#include "compiler/analysis/ScratchSize.h"
 #include "dialects/tkgpu/LinearLayout.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -183,13 +184,8 @@ StringRef getConstraintForBits(unsigned bits);
 /// dim0..dimN-1).
 LinearLayout getDistributedLayout(Type tensorType);
 
-/// Size-aware accessors: 0 bits / zero bases when the layout lacks a dim.
-int32_t getInBits(const LinearLayout &layout, const char *inDim);
-SmallVector<int32_t> getBasisOrZero(const LinearLayout &layout,
-                                    const char *inDim, int32_t bit);
-
-/// The tensor index held by register `reg` of lane 0 of warp 0.
-SmallVector<int32_t> getRegisterIndex(const LinearLayout &layout, int32_t reg);
+// getInBits, getBasisOrZero, getRegisterIndex, getRegisterPermutation:
+// compiler/analysis/ScratchSize.h (the scratch sizes need them too).
 
 /// The tensor index of every register of the calling thread, per dimension
 /// as i32: register part (constant) combined with the lane/warp part.
@@ -345,20 +341,17 @@ SmallVector<Value> loadDistributed(OpBuilder &b, Location loc,
 
 /// Moves `values` from layout `from` to layout `to` (same shape): nothing
 /// when equal, a register permutation when every thread already holds what
-/// it needs, otherwise through shared memory (barrier, store, barrier,
-/// load).
+/// it needs, otherwise through the shared memory at byte `scratchOffset`
+/// (store, barrier, load; getConversionScratchBytes bytes). No barrier
+/// precedes the store: tkgpu-membar's job, or the caller's when it used
+/// the same scratch before.
 SmallVector<Value> convertDistributed(RewriterBase &b, Location loc,
                                       LoweringState &state,
                                       ArrayRef<Value> values,
                                       const LinearLayout &from,
                                       const LinearLayout &to,
                                       ArrayRef<int64_t> shape,
-                                      Type elementType);
-
-/// Whether the conversion from `from` to `to` needs no data movement
-/// between threads; fills `permutation[dstReg] = srcReg` when it does not.
-bool getRegisterPermutation(const LinearLayout &from, const LinearLayout &to,
-                            SmallVectorImpl<int32_t> &permutation);
+                                      Type elementType, int64_t scratchOffset);
 
 } // namespace mlir::tkgpu
 

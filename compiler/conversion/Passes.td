@@ -12,10 +12,12 @@ def ConvertTkgpuToLlvm : Pass<"convert-tkgpu-to-llvm", "::mlir::ModuleOp"> {
     `llvm.func` with `nvvm.kernel` and `nvvm.reqntid`; loads and stores are
     predicated inline PTX vectorized up to 128 bits from AxisInfo; reductions
     and scans go through registers, warp shuffles and shared memory; layout
-    conversions through registers or shared memory. All scratch lives in one
-    dynamic shared-memory array `tk_smem` at offset 0; the bytes needed are
-    recorded as the module attribute `tkgpu.shared_bytes`. scf is lowered to
-    cf first; math uses fast PTX approximations (see docs/pipeline.md).
+    conversions through registers or shared memory. Buffers and scratch
+    live in one dynamic shared-memory array `tk_smem`, at the offsets
+    tkgpu-allocate-shared-memory gave them (0 without it); the module
+    attribute `tkgpu.shared_bytes` records the bytes needed. tkgpu.barrier
+    becomes bar.sync. scf is lowered to cf first; math uses fast PTX
+    approximations (see docs/pipeline.md).
   }];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect",

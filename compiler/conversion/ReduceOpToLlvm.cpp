@@ -7,7 +7,7 @@
 //   2. Lanes: one butterfly shuffle (shfl.sync.bfly) per lane bit along the
 //      axis; afterwards every lane of the group holds the warp's result.
 //   3. Warps: if warp bits move along the axis, one lane per warp writes its
-//      partial to shared memory (slot [warp-along-axis][slice element]),
+//      partial to the op's scratch (slot [warp-along-axis][slice element]),
 //      barrier, and every thread combines the partials of its elements.
 // The values then sit in the source layout with the axis dropped (the
 // "sliced" layout); if the result type's layout differs, a layout
@@ -125,32 +125,7 @@ private:
   tk::ReduceKind kind;
 };
 
-/// `layout` with output dimension `axis` removed and the register bits that
-/// only moved along it dropped: where the reduced values live. A full
-/// reduction keeps one output dimension of size 1 (`resultShape` = {1}).
-static LinearLayout sliceLayout(const LinearLayout &layout, unsigned axis,
-                                ArrayRef<int64_t> resultShape) {
-  std::vector<LinearLayout::InDim> ins;
-  for (const char *inDim : {kRegister, kLane, kWarp}) {
-    LinearLayout::InDim sliced{inDim, {}};
-    for (int32_t bit = 0, e = getInBits(layout, inDim); bit < e; ++bit) {
-      SmallVector<int32_t> basis = getBasisOrZero(layout, inDim, bit);
-      basis.erase(basis.begin() + axis);
-      if (basis.empty())
-        basis.push_back(0); // a full reduction: one dimension of size 1
-      if (inDim == kRegister && llvm::all_of(basis, [](int32_t c) {
-            return c == 0;
-          }))
-        continue;
-      sliced.bases.emplace_back(basis.begin(), basis.end());
-    }
-    ins.push_back(std::move(sliced));
-  }
-  std::vector<LinearLayout::OutDim> outs;
-  for (unsigned d = 0; d < resultShape.size(); ++d)
-    outs.push_back({outDimName(d), static_cast<int32_t>(resultShape[d])});
-  return LinearLayout(std::move(ins), std::move(outs));
-}
+// sliceLayout: compiler/analysis/ScratchSize.h.
 
 /// Whether every basis moving along `axis` moves along it alone.
 static bool isAxisSeparable(const LinearLayout &layout, unsigned axis) {
@@ -246,6 +221,7 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
     if (!warpAxisBits.empty())
       combineAcrossWarps(rewriter, loc, combiner, layout, sliced, slicedShape,
                          axis, warpAxisBits, elementType, lane, warp,
+                         getAllocatedOffset(op, kScratchOffsetAttr),
                          partials);
 
     SmallVector<Value> results;
@@ -257,9 +233,17 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
       rewriter.replaceOp(op, results[0]);
       return success();
     }
+    LinearLayout resultLayout = getDistributedLayout(resultType);
+    // The conversion reuses the scratch the warps' partials were read from.
+    if (!warpAxisBits.empty() &&
+        getConversionScratchBytes(
+            sliced, resultLayout, resultShape,
+            getMemoryBitWidth(resultType.getElementType()) / 8) != 0)
+      createBarrier(rewriter, loc);
     results = convertDistributed(rewriter, loc, state, results, sliced,
-                                 getDistributedLayout(resultType), resultShape,
-                                 resultType.getElementType());
+                                 resultLayout, resultShape,
+                                 resultType.getElementType(),
+                                 getAllocatedOffset(op, kScratchOffsetAttr));
     rewriter.replaceOp(op, packValues(rewriter, loc,
                                       getTypeConverter()->convertType(
                                           resultType),
@@ -276,6 +260,7 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
                           ArrayRef<int64_t> resultShape,
                           unsigned axis, ArrayRef<int32_t> warpAxisBits,
                           Type elementType, Value lane, Value warp,
+                          int64_t scratchOffset,
                           SmallVectorImpl<Partial> &partials) const {
     int64_t numWarpsAlongAxis = int64_t(1) << warpAxisBits.size();
     int64_t numSliceElements = 1;
@@ -284,12 +269,10 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
     bool isBool = elementType.isInteger(1);
     Type memoryType = isBool ? rewriter.getI8Type() : elementType;
     unsigned elementBytes = getMemoryBitWidth(elementType) / 8;
-    int64_t valueBytes = numWarpsAlongAxis * numSliceElements * elementBytes;
-    int64_t indexOffset = llvm::alignTo(valueBytes, 16);
-    state.requireSharedBytes(combiner.isArg()
-                                 ? indexOffset + numWarpsAlongAxis *
-                                                     numSliceElements * 4
-                                 : valueBytes);
+    ReduceWarpScratch scratch = getReduceWarpScratch(
+        numWarpsAlongAxis, numSliceElements, elementBytes, combiner.isArg());
+    int64_t indexOffset = scratch.indexOffset; // from the scratch base
+    state.requireSharedBytes(scratchOffset + scratch.bytes);
 
     // This warp's position along the axis.
     Value warpAlongAxis = createI32(rewriter, loc, 0);
@@ -354,8 +337,12 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
       positions.push_back(position);
     }
 
-    Value base = getSharedMemoryBase(rewriter, loc, state.module);
     auto ptrType = LLVM::LLVMPointerType::get(rewriter.getContext(), 3);
+    Value base = getSharedMemoryBase(rewriter, loc, state.module);
+    if (scratchOffset != 0)
+      base = LLVM::GEPOp::create(
+          rewriter, loc, ptrType, rewriter.getI8Type(), base,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(scratchOffset)});
     Value indexBase = LLVM::GEPOp::create(
         rewriter, loc, ptrType, rewriter.getI8Type(), base,
         ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(indexOffset)});
@@ -369,7 +356,6 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
         LLVM::MulOp::create(rewriter, loc, warpAlongAxis,
                             createI32(rewriter, loc, numSliceElements));
 
-    createBarrier(rewriter, loc);
     for (unsigned g = 0; g < partials.size(); ++g) {
       Value slot = LLVM::AddOp::create(rewriter, loc, warpOffset, positions[g]);
       Value v = partials[g].value;

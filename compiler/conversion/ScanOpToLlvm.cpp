@@ -87,6 +87,10 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
     Type elementType = getTypeConverter()->convertType(type.getElementType());
     SmallVector<SmallVector<Value>> indices;
     SharedView view = SharedView::rowMajor(type.getShape());
+    view.byteOffset = getAllocatedOffset(op, kScratchOffsetAttr);
+    // Whether a level already used the scratch: the next write must wait
+    // for its reads (the first one is tkgpu-membar's).
+    bool usedScratch = false;
 
     for (int32_t j = 0; j < axisBits; ++j) {
       AxisBitOwner owner = owners[j];
@@ -132,7 +136,9 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
       if (viaWarps) {
         if (indices.empty())
           indices = emitIndices(rewriter, loc, layout, lane, warp);
-        createBarrier(rewriter, loc);
+        if (usedScratch)
+          createBarrier(rewriter, loc);
+        usedScratch = true;
         storeDistributed(rewriter, loc, state, old, layout, type.getShape(),
                          view, type.getElementType(), lane, warp);
         createBarrier(rewriter, loc);
@@ -180,8 +186,8 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
                 LLVM::MulOp::create(rewriter, loc, index,
                                     createI32(rewriter, loc, view.strides[d])));
           }
-          partner = loadElement(rewriter, loc, offset, type.getElementType(),
-                                elementType);
+          partner = loadElement(rewriter, loc, view.byteOffset, offset,
+                                type.getElementType(), elementType);
         } else if (viaLanes) {
           Value &cached = shuffled[partnerReg];
           if (!cached)
@@ -208,9 +214,14 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
 
     auto resultType = cast<RankedTensorType>(op.getType());
     LinearLayout resultLayout = getDistributedLayout(resultType);
+    if (usedScratch &&
+        getConversionScratchBytes(
+            layout, resultLayout, resultType.getShape(),
+            getMemoryBitWidth(resultType.getElementType()) / 8) != 0)
+      createBarrier(rewriter, loc);
     values = convertDistributed(rewriter, loc, state, values, layout,
                                 resultLayout, resultType.getShape(),
-                                resultType.getElementType());
+                                resultType.getElementType(), view.byteOffset);
     rewriter.replaceOp(op, packValues(rewriter, loc,
                                       getTypeConverter()->convertType(
                                           resultType),
@@ -219,15 +230,18 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
   }
 
   /// One element of the row-major scratch tensor.
-  Value loadElement(OpBuilder &b, Location loc, Value offset, Type tensorElement,
-                    Type llvmElement) const {
+  Value loadElement(OpBuilder &b, Location loc, int64_t scratchOffset,
+                    Value offset, Type tensorElement, Type llvmElement) const {
     Type memoryType = getMemoryElementType(llvmElement);
     unsigned bytes = getMemoryBitWidth(tensorElement) / 8;
     auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-    Value ptr = LLVM::GEPOp::create(
-        b, loc, ptrType, memoryType,
-        getSharedMemoryBase(b, loc, state.module),
-        ArrayRef<LLVM::GEPArg>{offset});
+    Value base = getSharedMemoryBase(b, loc, state.module);
+    if (scratchOffset != 0)
+      base = LLVM::GEPOp::create(
+          b, loc, ptrType, b.getI8Type(), base,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(scratchOffset)});
+    Value ptr = LLVM::GEPOp::create(b, loc, ptrType, memoryType, base,
+                                    ArrayRef<LLVM::GEPArg>{offset});
     Value v = LLVM::LoadOp::create(b, loc, memoryType, ptr, bytes);
     if (llvmElement.isInteger(1))
       v = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::ne, v,

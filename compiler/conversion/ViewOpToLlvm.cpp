@@ -23,42 +23,19 @@ using namespace mlir::tkgpu;
 
 namespace {
 
-using IndexMap = std::function<SmallVector<int32_t>(ArrayRef<int32_t>)>;
+// IndexMap, getShapeOpIndexMap and mapRegisters:
+// compiler/analysis/ScratchSize.h (the scratch size needs them too).
 
-/// Whether each thread's result registers (layout `dst`) are source
-/// registers of the same thread (layout `src`), result element i being
-/// source element map(i); fills `mapping[dstReg] = srcReg`.
-static bool mapRegisters(const LinearLayout &src, const LinearLayout &dst,
-                         const IndexMap &map,
-                         SmallVectorImpl<int32_t> &mapping) {
-  for (const char *inDim : {kLane, kWarp}) {
-    int32_t bits = std::max(getInBits(src, inDim), getInBits(dst, inDim));
-    for (int32_t bit = 0; bit < bits; ++bit)
-      if (map(getBasisOrZero(dst, inDim, bit)) !=
-          getBasisOrZero(src, inDim, bit))
-        return false;
-  }
-  std::map<SmallVector<int32_t>, int32_t> sourceRegister;
-  for (int32_t reg = 0, e = src.getInDimSize(kRegister); reg < e; ++reg)
-    sourceRegister.emplace(getRegisterIndex(src, reg), reg);
-  mapping.clear();
-  for (int32_t reg = 0, e = dst.getInDimSize(kRegister); reg < e; ++reg) {
-    auto it = sourceRegister.find(map(getRegisterIndex(dst, reg)));
-    if (it == sourceRegister.end())
-      return false;
-    mapping.push_back(it->second);
-  }
-  return true;
-}
-
-/// The result of a shape op: registers picked when possible, else through
-/// shared memory (source stored row-major, read with `dstView`).
+/// The result of shape op `op`: registers picked when possible, else
+/// through the op's scratch (source stored with `srcView`, read with
+/// `dstView`; getShapeOpScratchBytes).
 static Value lowerIndexMap(ConversionPatternRewriter &rewriter, Location loc,
                            LoweringState &state,
                            const TypeConverter &converter, Value source,
                            RankedTensorType srcType, RankedTensorType dstType,
-                           const IndexMap &map, const SharedView &srcView,
-                           const SharedView &dstView) {
+                           Operation *op, SharedView srcView,
+                           SharedView dstView) {
+  IndexMap map = getShapeOpIndexMap(op);
   LinearLayout src = getDistributedLayout(srcType);
   LinearLayout dst = getDistributedLayout(dstType);
   SmallVector<Value> values = unpackValues(rewriter, loc, source);
@@ -77,7 +54,8 @@ static Value lowerIndexMap(ConversionPatternRewriter &rewriter, Location loc,
         v = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(), v);
       elementType = rewriter.getI64Type();
     }
-    createBarrier(rewriter, loc);
+    srcView.byteOffset = getAllocatedOffset(op, kScratchOffsetAttr);
+    dstView.byteOffset = srcView.byteOffset;
     storeDistributed(rewriter, loc, state, values, src, srcType.getShape(),
                      srcView, elementType, lane, warp);
     createBarrier(rewriter, loc);
@@ -213,13 +191,6 @@ struct BroadcastConversion : public OpConversionPattern<tk::BroadcastOp> {
     SmallVector<bool> broadcast;
     for (auto [s, d] : llvm::zip(srcShape, dstType.getShape()))
       broadcast.push_back(s == 1 && d != 1);
-    IndexMap map = [broadcast](ArrayRef<int32_t> index) {
-      SmallVector<int32_t> src(index.begin(), index.end());
-      for (unsigned d = 0; d < src.size(); ++d)
-        if (broadcast[d])
-          src[d] = 0;
-      return src;
-    };
     SharedView srcView = SharedView::rowMajor(srcShape);
     SharedView dstView = srcView;
     for (unsigned d = 0; d < broadcast.size(); ++d)
@@ -227,7 +198,7 @@ struct BroadcastConversion : public OpConversionPattern<tk::BroadcastOp> {
         dstView.strides[d] = 0;
     rewriter.replaceOp(op, lowerIndexMap(rewriter, op.getLoc(), state,
                                          *getTypeConverter(), adaptor.getSrc(),
-                                         srcType, dstType, map, srcView,
+                                         srcType, dstType, op, srcView,
                                          dstView));
     return success();
   }
@@ -247,17 +218,12 @@ struct ExpandDimsConversion : public OpConversionPattern<tk::ExpandDimsOp> {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
     unsigned axis = op.getAxis();
-    IndexMap map = [axis](ArrayRef<int32_t> index) {
-      SmallVector<int32_t> src(index.begin(), index.end());
-      src.erase(src.begin() + axis);
-      return src;
-    };
     SharedView srcView = SharedView::rowMajor(srcType.getShape());
     SharedView dstView = srcView;
     dstView.strides.insert(dstView.strides.begin() + axis, 0);
     rewriter.replaceOp(op, lowerIndexMap(rewriter, op.getLoc(), state,
                                          *getTypeConverter(), adaptor.getSrc(),
-                                         srcType, dstType, map, srcView,
+                                         srcType, dstType, op, srcView,
                                          dstView));
     return success();
   }
@@ -277,21 +243,9 @@ struct ReshapeConversion : public OpConversionPattern<tk::ReshapeOp> {
     auto dstType = cast<RankedTensorType>(op.getType());
     SmallVector<int64_t> srcShape(srcType.getShape());
     SmallVector<int64_t> dstShape(dstType.getShape());
-    // Row-major linear index of the result, unflattened into the source.
-    IndexMap map = [srcShape, dstShape](ArrayRef<int32_t> index) {
-      int64_t linear = 0;
-      for (unsigned d = 0; d < dstShape.size(); ++d)
-        linear = linear * dstShape[d] + index[d];
-      SmallVector<int32_t> src(srcShape.size(), 0);
-      for (int d = static_cast<int>(srcShape.size()) - 1; d >= 0; --d) {
-        src[d] = linear % srcShape[d];
-        linear /= srcShape[d];
-      }
-      return src;
-    };
     rewriter.replaceOp(
         op, lowerIndexMap(rewriter, op.getLoc(), state, *getTypeConverter(),
-                          adaptor.getSrc(), srcType, dstType, map,
+                          adaptor.getSrc(), srcType, dstType, op,
                           SharedView::rowMajor(srcShape),
                           SharedView::rowMajor(dstShape)));
     return success();
@@ -311,23 +265,16 @@ struct TransConversion : public OpConversionPattern<tk::TransOp> {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto dstType = cast<RankedTensorType>(op.getType());
     SmallVector<int32_t> order(op.getOrder());
-    // Result dimension i is source dimension order[i].
-    IndexMap map = [order](ArrayRef<int32_t> index) {
-      SmallVector<int32_t> src(index.size(), 0);
-      for (unsigned i = 0; i < order.size(); ++i)
-        src[order[i]] = index[i];
-      return src;
-    };
     // Pad source rows: a transposed read walks a column.
     unsigned elementBytes = getMemoryBitWidth(srcType.getElementType()) / 8;
     SharedView srcView = SharedView::rowMajor(
-        srcType.getShape(), std::max<int64_t>(1, 16 / elementBytes));
+        srcType.getShape(), getTransRowPadding(elementBytes));
     SharedView dstView = srcView;
     for (unsigned i = 0; i < order.size(); ++i)
       dstView.strides[i] = srcView.strides[order[i]];
     rewriter.replaceOp(op, lowerIndexMap(rewriter, op.getLoc(), state,
                                          *getTypeConverter(), adaptor.getSrc(),
-                                         srcType, dstType, map, srcView,
+                                         srcType, dstType, op, srcView,
                                          dstView));
     return success();
   }

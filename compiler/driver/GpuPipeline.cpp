@@ -21,4 +21,7 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createTkgpuPipeline(pipelineOptions));
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // Last: offsets and barriers for the ops as they will be lowered.
+  pm.addPass(mlir::tkgpu::createTkgpuAllocateSharedMemory());
+  pm.addPass(mlir::tkgpu::createTkgpuMembar());
 }

@@ -2,6 +2,7 @@
 #include "compiler/driver/LlvmPipeline.h"
 
 #include "compiler/conversion/Passes.h"
+#include "compiler/transforms/llvm/Passes.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Pass/PassManager.h"
@@ -9,8 +10,11 @@
 
 void tk::buildLlvmPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::tkgpu::createConvertTkgpuToLlvm());
-  // Folds the struct packing/unpacking between ops before LLVM sees it.
+  pm.addPass(mlir::tk::createTkLlvmPruneBarriers());
+  // Folds the struct packing/unpacking between ops before LLVM sees it,
+  // and before unpacking ops sink.
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  pm.addPass(mlir::tk::createTkLlvmSinkUnpacking());
   pm.addPass(mlir::createReconcileUnrealizedCastsPass());
 }

@@ -1,9 +1,11 @@
 //===- Registration.cpp - every dialect and pass tk tools know ------------===//
 #include "compiler/driver/Registration.h"
 
+#include "compiler/analysis/ScratchSize.h"
 #include "compiler/conversion/Passes.h"
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/gpu/Passes.h"
+#include "compiler/transforms/llvm/Passes.h"
 #include "dialects/tk/TkDialect.h"
 #include "dialects/tkgpu/TkgpuDialect.h"
 
@@ -20,6 +22,8 @@ void tk::registerAllDialects(mlir::DialectRegistry &registry) {
                   mlir::arith::ArithDialect, mlir::math::MathDialect,
                   mlir::scf::SCFDialect, mlir::cf::ControlFlowDialect,
                   mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();
+  // Scratch sizes of the ops whose lowering uses shared memory.
+  mlir::tkgpu::registerScratchModels(registry);
 }
 
 void tk::registerAllPasses() {
@@ -27,6 +31,7 @@ void tk::registerAllPasses() {
   mlir::tk::registerTkPasses();
   mlir::tkgpu::registerTkGpuPasses();
   mlir::tkgpu::registerTkConversionPasses();
+  mlir::tk::registerTkLlvmPasses();
   // The last pass of buildLlvmPipeline.
   mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
 }

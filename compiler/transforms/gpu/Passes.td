@@ -85,4 +85,35 @@ def TkgpuPipeline : Pass<"tkgpu-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::tk::TkDialect"];
 }
 
+def TkgpuAllocateSharedMemory
+    : Pass<"tkgpu-allocate-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Assign shared-memory offsets to buffers and scratch";
+  let description = [{
+    Gives every local_alloc a byte offset (`tkgpu.offset`, i64) and every
+    op implementing ScratchOpInterface with a nonzero size the offset of its
+    scratch interval (`tkgpu.scratch_offset`, i64); allocations whose
+    lifetimes do not overlap share bytes. Sets the module's
+    `tkgpu.shared_bytes` (i32): the dynamic shared memory a launch needs.
+    Buffers live from their local_alloc to their last use (through
+    memdesc_index, loop-carried values and if results; a use inside a loop
+    keeps the buffer for the whole loop), scratch only at its op.
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect"];
+}
+
+def TkgpuMembar : Pass<"tkgpu-membar", "::mlir::ModuleOp"> {
+  let summary = "Insert barriers between conflicting shared-memory accesses";
+  let description = [{
+    Inserts `tkgpu.barrier` before an op whose shared-memory access
+    (local_load/local_store/local_alloc with a value, async copies, scratch
+    ops as a read and a write of their interval) overlaps an access of
+    another kind since the last barrier (read after write, write after
+    read, write after write), through scf.for, scf.while (to a fixed point
+    over the back edge) and scf.if (both branches joined). Intervals come
+    from tkgpu-allocate-shared-memory's attributes; an access whose
+    interval is unknown counts as all of shared memory.
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect"];
+}
+
 #endif // TK_TRANSFORMS_GPU_PASSES_TD

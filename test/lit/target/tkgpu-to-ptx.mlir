@@ -1,4 +1,4 @@
-// RUN: tk-opt %s -convert-tkgpu-to-llvm -canonicalize -cse -reconcile-unrealized-casts -o %t.llvm.mlir
+// RUN: tk-opt %s -tkgpu-allocate-shared-memory -tkgpu-membar -convert-tkgpu-to-llvm -tk-llvm-prune-barriers -canonicalize -cse -tk-llvm-sink-unpacking -reconcile-unrealized-casts -o %t.llvm.mlir
 // RUN: tk-translate --tk-to-ptx --tk-arch=sm_90a %t.llvm.mlir -o %t.sm90.ptx
 // RUN: FileCheck %s < %t.sm90.ptx
 // RUN: tk-translate --tk-to-ptx --tk-arch=sm_80 %t.llvm.mlir -o %t.sm80.ptx

@@ -1,0 +1,229 @@
+//===- Membar.cpp - tkgpu-membar ------------------------------------------===//
+//
+// Threads of a CTA share the dynamic shared memory; an access by one
+// thread is ordered with another thread's only through a barrier. This
+// pass inserts `tkgpu.barrier` before each op whose shared-memory access
+// conflicts with an access made since the last barrier: the intervals
+// overlap and one of the two writes (RAW, WAR, WAW).
+//
+// Accesses of an op:
+//   - its MemoryEffectOpInterface effects on the SharedMemory resource
+//     (reads and writes; allocation and freeing touch no bytes), applying
+//     to the effect's value or else to the op's memdesc operands;
+//     local_alloc with a value writes its buffer;
+//   - ScratchOpInterface ops with a nonzero size: a read and a write of
+//     their scratch interval (tkgpu.scratch_offset);
+//   - calls: a write of everything.
+// The bytes of a memdesc come from getMemDescInterval (the allocation's
+// attributes; a dynamic memdesc_index designates the whole multi-buffer);
+// an unknown interval counts as all of shared memory.
+// async_commit_group touches nothing; async_wait completes the thread's
+// outstanding copies, whose writes count from there on as a pending write
+// of all shared memory (the copies' own hazards were checked where they
+// were issued), so that the next read waits for every thread's copies.
+//
+// The pending set (accesses since the last barrier on some path) flows
+// forward through the structured control flow: an scf.if joins (unions)
+// both branches; scf.for and scf.while iterate their body from the entry
+// state joined with the state at the back edge until it no longer grows,
+// then place barriers with that fixed point, so that an access at the top
+// of a loop sees the accesses at the bottom of the previous iteration. A
+// barrier (an existing tkgpu.barrier or one inserted) clears the set.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/analysis/Allocation.h"
+#include "compiler/transforms/gpu/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <limits>
+#include <set>
+#include <tuple>
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKGPUMEMBAR
+#include "compiler/transforms/gpu/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+constexpr SharedInterval kAllSharedMemory{
+    0, std::numeric_limits<int64_t>::max()};
+
+/// One access: bytes [start, end), and whether it writes.
+using Access = std::tuple<int64_t, int64_t, bool>;
+using Pending = std::set<Access>;
+
+bool conflicts(const Access &a, const Access &b) {
+  auto [aStart, aEnd, aWrite] = a;
+  auto [bStart, bEnd, bWrite] = b;
+  return (aWrite || bWrite) &&
+         SharedInterval{aStart, aEnd}.overlaps({bStart, bEnd});
+}
+
+Access makeAccess(std::optional<SharedInterval> interval, bool isWrite) {
+  SharedInterval bytes = interval.value_or(kAllSharedMemory);
+  return {bytes.start, bytes.end, isWrite};
+}
+
+SmallVector<Access> getAccesses(Operation *op) {
+  SmallVector<Access> accesses;
+  if (isa<AsyncCommitGroupOp, AsyncWaitOp>(op))
+    return accesses; // see the banner
+  if (auto scratch = dyn_cast<ScratchOpInterface>(op)) {
+    int64_t size = scratch.getScratchSizeInBytes();
+    if (size > 0) {
+      std::optional<SharedInterval> interval;
+      if (auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttr))
+        interval = SharedInterval{offset.getInt(), offset.getInt() + size};
+      // A write conflicts with whatever a read would.
+      accesses.push_back(makeAccess(interval, /*isWrite=*/true));
+    }
+  }
+  if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+    if (alloc.getSrc())
+      accesses.push_back(
+          makeAccess(getMemDescInterval(alloc.getResult()), true));
+    return accesses;
+  }
+  if (isa<CallOpInterface>(op)) {
+    accesses.push_back(makeAccess(std::nullopt, true));
+    return accesses;
+  }
+  auto effectOp = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!effectOp)
+    return accesses;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  effectOp.getEffects(effects);
+  for (const MemoryEffects::EffectInstance &effect : effects) {
+    if (!isa<SharedMemory>(effect.getResource()))
+      continue;
+    bool isWrite = isa<MemoryEffects::Write>(effect.getEffect());
+    if (!isWrite && !isa<MemoryEffects::Read>(effect.getEffect()))
+      continue;
+    if (Value value = effect.getValue()) {
+      accesses.push_back(makeAccess(getMemDescInterval(value), isWrite));
+      continue;
+    }
+    bool any = false;
+    for (Value operand : op->getOperands())
+      if (isa<MemDescType>(operand.getType())) {
+        accesses.push_back(makeAccess(getMemDescInterval(operand), isWrite));
+        any = true;
+      }
+    if (!any)
+      accesses.push_back(makeAccess(std::nullopt, isWrite));
+  }
+  return accesses;
+}
+
+Pending join(Pending a, const Pending &b) {
+  a.insert(b.begin(), b.end());
+  return a;
+}
+
+/// Forward transfer over one block; inserts barriers when `insert`.
+class BarrierPlacer {
+public:
+  Pending transferBlock(Block &block, Pending pending, bool insert) {
+    for (Operation &op : llvm::make_early_inc_range(block))
+      pending = transferOp(&op, std::move(pending), insert);
+    return pending;
+  }
+
+private:
+  Pending transferOp(Operation *op, Pending pending, bool insert) {
+    if (isa<BarrierOp>(op))
+      return {};
+    if (auto forOp = dyn_cast<scf::ForOp>(op))
+      return transferLoop(*forOp.getBody(), std::move(pending), insert);
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      Pending thenOut =
+          transferBlock(*ifOp.thenBlock(), pending, insert);
+      Pending elseOut = ifOp.getElseRegion().empty()
+                            ? pending
+                            : transferBlock(*ifOp.elseBlock(), pending, insert);
+      return join(std::move(thenOut), elseOut);
+    }
+    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
+      return transferWhile(whileOp, std::move(pending), insert);
+
+    SmallVector<Access> accesses = getAccesses(op);
+    bool conflict = llvm::any_of(accesses, [&](const Access &a) {
+      return llvm::any_of(pending,
+                          [&](const Access &p) { return conflicts(a, p); });
+    });
+    if (conflict) {
+      if (insert) {
+        OpBuilder builder(op);
+        BarrierOp::create(builder, op->getLoc());
+      }
+      pending.clear();
+    }
+    pending.insert(accesses.begin(), accesses.end());
+    if (isa<AsyncWaitOp>(op))
+      pending.insert(makeAccess(std::nullopt, /*isWrite=*/true));
+    return pending;
+  }
+
+  /// The body runs zero or more times: its entry state is the fixed point
+  /// of in ∪ out(entry).
+  Pending transferLoop(Block &body, Pending in, bool insert) {
+    Pending entry = std::move(in);
+    while (true) {
+      Pending next = join(entry, transferBlock(body, entry, false));
+      if (next == entry)
+        break;
+      entry = std::move(next);
+    }
+    if (insert)
+      transferBlock(body, entry, true);
+    return entry;
+  }
+
+  /// before; (after; before)*: the exit is the state after `before`.
+  Pending transferWhile(scf::WhileOp whileOp, Pending in, bool insert) {
+    Block &before = *whileOp.getBeforeBody();
+    Block &after = *whileOp.getAfterBody();
+    Pending entry = std::move(in);
+    while (true) {
+      Pending afterOut =
+          transferBlock(after, transferBlock(before, entry, false), false);
+      Pending next = join(entry, afterOut);
+      if (next == entry)
+        break;
+      entry = std::move(next);
+    }
+    Pending exit = transferBlock(before, entry, insert);
+    if (insert)
+      transferBlock(after, exit, true);
+    return exit;
+  }
+};
+
+struct MembarPass : public tkgpu::impl::TkgpuMembarBase<MembarPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<FunctionOpInterface>()) {
+      Region &body = func.getFunctionBody();
+      BarrierPlacer placer;
+      for (Block &block : body) {
+        // Blocks other than the entry (unstructured control flow) may
+        // follow any access.
+        Pending in;
+        if (!block.isEntryBlock())
+          in.insert(makeAccess(std::nullopt, true));
+        placer.transferBlock(block, std::move(in), /*insert=*/true);
+      }
+    }
+  }
+};
+
+} // namespace

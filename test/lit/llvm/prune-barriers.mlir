@@ -1,0 +1,66 @@
+// RUN: tk-opt %s -split-input-file -tk-llvm-prune-barriers | FileCheck %s
+// A barrier that no shared-memory access precedes since the last barrier
+// (or the entry), on any path, is removed: here the first and the last.
+
+// CHECK-LABEL: llvm.func @straight
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.store
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: llvm.load
+// CHECK: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+llvm.func @straight(%p: !llvm.ptr<3>, %v: f32) -> f32 {
+  nvvm.barrier0
+  llvm.store %v, %p : f32, !llvm.ptr<3>
+  nvvm.barrier0
+  %x = llvm.load %p : !llvm.ptr<3> -> f32
+  %g = llvm.mlir.zero : !llvm.ptr<1>
+  nvvm.barrier0
+  nvvm.barrier0
+  llvm.return %x : f32
+}
+
+// -----
+
+// Across blocks: an access on one incoming path keeps the barrier; a
+// global store is no shared-memory access.
+// CHECK-LABEL: llvm.func @paths
+// CHECK: ^bb1:
+// CHECK-NEXT: llvm.store {{.*}} !llvm.ptr<3>
+// CHECK: ^bb2:
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: ^bb3:
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+llvm.func @paths(%c: i1, %p: !llvm.ptr<3>, %q: !llvm.ptr<1>, %v: f32) {
+  llvm.cond_br %c, ^bb1, ^bb2
+^bb1:
+  llvm.store %v, %p : f32, !llvm.ptr<3>
+  llvm.br ^bb2
+^bb2:
+  nvvm.barrier0
+  llvm.store %v, %q : f32, !llvm.ptr<1>
+  llvm.br ^bb3
+^bb3:
+  nvvm.barrier0
+  llvm.return
+}
+
+// -----
+
+// cp.async.wait_group is where a thread's async copies land in shared
+// memory: the barrier after it (before other threads read the tile) stays,
+// even though the wait takes no pointer. The one before the wait, which
+// follows no access, goes.
+// CHECK-LABEL: llvm.func @async_wait
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: llvm.load
+llvm.func @async_wait(%p: !llvm.ptr<3>) -> f32 {
+  nvvm.barrier0
+  nvvm.cp.async.wait.group 0
+  nvvm.barrier0
+  %x = llvm.load %p : !llvm.ptr<3> -> f32
+  llvm.return %x : f32
+}

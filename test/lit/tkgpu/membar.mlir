@@ -1,0 +1,178 @@
+// RUN: tk-opt %s -split-input-file -tkgpu-membar | FileCheck %s
+// Barriers between conflicting shared-memory accesses, from the allocation
+// attributes (written here by hand): %a at 0 and %b at 4096, 4096 bytes
+// each.
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// Read after write of one buffer: a barrier between.
+// CHECK-LABEL: func.func @raw
+// CHECK: tkgpu.local_store
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.local_load
+func.func @raw(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
+  %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.local_store %x, %a : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  %l = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  return %l : tensor<64x32xf16, #b2>
+}
+
+// Disjoint intervals, two reads, an existing barrier: nothing to add.
+// CHECK-LABEL: func.func @no_conflict
+// CHECK: tkgpu.local_store
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NOT: tkgpu.barrier
+// CHECK: return
+func.func @no_conflict(%x: tensor<64x32xf16, #b2>) -> (tensor<64x32xf16, #b2>, tensor<64x32xf16, #b2>, tensor<64x32xf16, #b2>) {
+  %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  %b = tkgpu.local_alloc %x : tensor<64x32xf16, #b2> -> {tkgpu.offset = 4096 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.barrier
+  tkgpu.local_store %x, %a : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  %l = tkgpu.local_load %b : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  %m = tkgpu.local_load %b : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  tkgpu.barrier
+  %n = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  return %l, %m, %n : tensor<64x32xf16, #b2>, tensor<64x32xf16, #b2>, tensor<64x32xf16, #b2>
+}
+
+// Write after read (local_alloc with a value writes its buffer).
+// CHECK-LABEL: func.func @war
+// CHECK: tkgpu.local_alloc
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.local_store
+func.func @war(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
+  %a = tkgpu.local_alloc %x : tensor<64x32xf16, #b2> -> {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  %l = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  tkgpu.local_store %x, %a : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  return %l : tensor<64x32xf16, #b2>
+}
+
+// -----
+
+#row = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#col = #tkgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// Scratch ops read and write their interval: two conversions through the
+// same bytes need a barrier (their lowerings no longer put one first); at
+// disjoint offsets they do not.
+// CHECK-LABEL: func.func @scratch
+// CHECK: tkgpu.convert_layout
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.convert_layout
+// CHECK-NEXT: tkgpu.convert_layout
+// CHECK-NEXT: return
+func.func @scratch(%x: tensor<32x32xf32, #row>) -> tensor<32x32xf32, #col> {
+  %c = tkgpu.convert_layout %x {tkgpu.scratch_offset = 0 : i64} : tensor<32x32xf32, #row> -> tensor<32x32xf32, #col>
+  %d = tkgpu.convert_layout %c {tkgpu.scratch_offset = 0 : i64} : tensor<32x32xf32, #col> -> tensor<32x32xf32, #row>
+  %e = tkgpu.convert_layout %d {tkgpu.scratch_offset = 8192 : i64} : tensor<32x32xf32, #row> -> tensor<32x32xf32, #col>
+  return %e : tensor<32x32xf32, #col>
+}
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// The store at the top of the body conflicts only with the previous
+// iteration's store (the back edge); the load of %b never does.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.local_store
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: scf.yield
+// CHECK-NOT: tkgpu.barrier
+// CHECK: return
+func.func @loop(%x: tensor<64x32xf16, #b2>, %n: index) -> tensor<64x32xf16, #b2> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  %b = tkgpu.local_alloc {tkgpu.offset = 4096 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (tensor<64x32xf16, #b2>) {
+    tkgpu.local_store %v, %a : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+    %l = tkgpu.local_load %b : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+    scf.yield %l : tensor<64x32xf16, #b2>
+  }
+  return %r : tensor<64x32xf16, #b2>
+}
+
+// A dynamic slot of a multi-buffer is the whole multi-buffer; a constant
+// one is its slot.
+// CHECK-LABEL: func.func @slots
+// CHECK: tkgpu.local_store
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.local_load
+#sh3 = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
+func.func @slots(%x: tensor<64x32xf16, #b2>, %i: i32) -> (tensor<64x32xf16, #b2>, tensor<64x32xf16, #b2>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %buf = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<2x64x32xf16, #sh3>
+  %s0 = tkgpu.memdesc_index %buf[%c0] : !tkgpu.memdesc<2x64x32xf16, #sh3> -> !tkgpu.memdesc<64x32xf16, #sh>
+  %s1 = tkgpu.memdesc_index %buf[%c1] : !tkgpu.memdesc<2x64x32xf16, #sh3> -> !tkgpu.memdesc<64x32xf16, #sh>
+  %si = tkgpu.memdesc_index %buf[%i] : !tkgpu.memdesc<2x64x32xf16, #sh3> -> !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.local_store %x, %s0 : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  %l = tkgpu.local_load %s1 : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  %m = tkgpu.local_load %si : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  return %l, %m : tensor<64x32xf16, #b2>, tensor<64x32xf16, #b2>
+}
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// Both branches flow into the load after the if: the write in one of them
+// needs the barrier; nothing is placed for the read-only if.
+// CHECK-LABEL: func.func @branches
+// CHECK: scf.if
+// CHECK-NEXT: tkgpu.local_store
+// CHECK: } else {
+// CHECK-NEXT: tkgpu.local_load
+// CHECK: }
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NOT: tkgpu.barrier
+// CHECK: return
+func.func @branches(%x: tensor<64x32xf16, #b2>, %c: i1) -> tensor<64x32xf16, #b2> {
+  %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  %r = scf.if %c -> tensor<64x32xf16, #b2> {
+    tkgpu.local_store %x, %a : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+    scf.yield %x : tensor<64x32xf16, #b2>
+  } else {
+    %l = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+    scf.yield %l : tensor<64x32xf16, #b2>
+  }
+  %m = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  scf.if %c {
+    %n = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  }
+  %o = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  return %m : tensor<64x32xf16, #b2>
+}
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// An access whose buffer is unknown (not allocated) is all of shared memory.
+// CHECK-LABEL: func.func @unknown
+// CHECK: tkgpu.local_store
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.local_load
+func.func @unknown(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
+  %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  %b = tkgpu.local_alloc !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.local_store %x, %a : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  %l = tkgpu.local_load %b : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  return %l : tensor<64x32xf16, #b2>
+}

@@ -16,6 +16,8 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createConvertTkToTkgpu(options));
   pm.addPass(mlir::tkgpu::createTkgpuCoalesce());
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
+  pm.addPass(mlir::tkgpu::createTkgpuAccelerateMatmul());
+  pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
 }

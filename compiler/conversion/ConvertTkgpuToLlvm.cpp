@@ -163,6 +163,8 @@ static bool accessesSharedMemory(Operation *op) {
     return isShared(load.getAddr());
   if (auto store = dyn_cast<LLVM::StoreOp>(op))
     return isShared(store.getAddr());
+  if (isa<NVVM::LdMatrixOp>(op))
+    return true;
   if (auto asmOp = dyn_cast<LLVM::InlineAsmOp>(op))
     return asmOp.getAsmString().contains("shared");
   // Indirect calls could do anything; vprintf and __assertfail do not touch
@@ -282,6 +284,9 @@ struct ConvertTkgpuToLlvmPass
     populateConvertLayoutOpToLlvmPatterns(converter, state, patterns);
     populateDotOpToLlvmPatterns(converter, state, patterns);
     populatePrintAssertOpToLlvmPatterns(converter, state, patterns);
+    populateDotOperandLoadToLlvmPatterns(converter, state, patterns);
+    populateMmaDotOpToLlvmPatterns(converter, state, patterns);
+    populateLocalAllocStopgapToLlvmPatterns(converter, state, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

@@ -1,4 +1,4 @@
-//===- LocalAllocStopgapToLlvm.cpp - TEMPORARY local_alloc with a source --===//
+//===- LocalAllocStopgapToLlvm.cpp - TEMPORARY local_alloc / local_load ---===//
 //
 // STOPGAP for the mma branch only, so that matmuls compile end to end
 // before the generic local_* lowering of the "smem" work is merged: delete
@@ -84,10 +84,54 @@ struct LocalAllocStopgapConversion
   mutable int64_t nextOffset = 0;
 };
 
+struct LocalLoadStopgapConversion : public OpConversionPattern<LocalLoadOp> {
+  LocalLoadStopgapConversion(TkgpuToLlvmTypeConverter &converter,
+                             LoweringState &state)
+      : OpConversionPattern(converter, &converter.getContext(),
+                            /*benefit=*/0),
+        state(state) {}
+
+  LogicalResult
+  matchAndRewrite(LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType type = op.getType();
+    LinearLayout shared = toLinearLayout(op.getBuffer().getType());
+    if (!shared.isInvertible())
+      return op.emitError("local_load: shared layout is not invertible");
+    LinearLayout regToOffset =
+        getDistributedLayout(type).compose(shared.invert());
+    auto ptrType = LLVM::LLVMPointerType::get(getContext(), 3);
+    Type element = getMemoryElementType(type.getElementType());
+    Type llvmElement = getTypeConverter()->convertType(element);
+    Type resultElement = getTypeConverter()->convertType(type.getElementType());
+    auto [lane, warp] = getLaneAndWarp(rewriter, loc, state.threadsPerWarp);
+    SmallVector<SmallVector<Value>> offsets =
+        emitIndices(rewriter, loc, regToOffset, lane, warp);
+    SmallVector<Value> values;
+    for (auto &offset : offsets) {
+      Value ptr = LLVM::GEPOp::create(rewriter, loc, ptrType, llvmElement,
+                                      adaptor.getBuffer(),
+                                      ArrayRef<LLVM::GEPArg>{offset[0]});
+      Value v = LLVM::LoadOp::create(rewriter, loc, llvmElement, ptr);
+      if (resultElement != llvmElement)
+        v = LLVM::TruncOp::create(rewriter, loc, resultElement, v);
+      values.push_back(v);
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc,
+                                      getTypeConverter()->convertType(type),
+                                      values));
+    return success();
+  }
+
+  LoweringState &state;
+};
+
 } // namespace
 
 void tkgpu::populateLocalAllocStopgapToLlvmPatterns(
     TkgpuToLlvmTypeConverter &converter, LoweringState &state,
     RewritePatternSet &patterns) {
-  patterns.add<LocalAllocStopgapConversion>(converter, state);
+  patterns.add<LocalAllocStopgapConversion, LocalLoadStopgapConversion>(
+      converter, state);
 }

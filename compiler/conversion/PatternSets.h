@@ -76,8 +76,9 @@ void populateMmaDotOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
                                     LoweringState &state,
                                     RewritePatternSet &patterns);
 
-/// TEMPORARY (mma branch): local_alloc with a source, until the generic
-/// local_* lowering lands; delete with LocalAllocStopgapToLlvm.cpp.
+/// TEMPORARY (mma branch): local_alloc with a source and local_load, until
+/// the generic local_* lowering lands; delete with
+/// LocalAllocStopgapToLlvm.cpp.
 void populateLocalAllocStopgapToLlvmPatterns(
     TkgpuToLlvmTypeConverter &converter, LoweringState &state,
     RewritePatternSet &patterns);

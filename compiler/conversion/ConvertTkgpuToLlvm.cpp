@@ -185,6 +185,8 @@ struct ConvertTkgpuToLlvmPass
     populatePrintAssertOpToLlvmPatterns(converter, state, patterns);
     populateMemDescOpToLlvmPatterns(converter, state, patterns);
     populateAsyncCopyOpToLlvmPatterns(converter, state, patterns);
+    populateDotOperandLoadToLlvmPatterns(converter, state, patterns);
+    populateMmaDotOpToLlvmPatterns(converter, state, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

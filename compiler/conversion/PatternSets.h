@@ -79,6 +79,18 @@ void populateAsyncCopyOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
                                        LoweringState &state,
                                        RewritePatternSet &patterns);
 
+/// local_load into a #dot_operand layout: nvvm.ldmatrix where it applies
+/// (higher benefit than the generic local_load).
+void populateDotOperandLoadToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
+                                          LoweringState &state,
+                                          RewritePatternSet &patterns);
+
+/// dot with an #mma result: nvvm.mma.sync (higher benefit than the FMA
+/// path).
+void populateMmaDotOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
+                                    LoweringState &state,
+                                    RewritePatternSet &patterns);
+
 } // namespace mlir::tkgpu
 
 #endif // TK_COMPILER_CONVERSION_PATTERNSETS_H

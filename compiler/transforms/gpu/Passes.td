@@ -116,4 +116,22 @@ def TkgpuMembar : Pass<"tkgpu-membar", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect"];
 }
 
+def TkgpuAccelerateMatmul
+    : Pass<"tkgpu-accelerate-matmul", "::mlir::ModuleOp"> {
+  let summary = "Put tk.dot on mma.sync tensor cores (sm_80+)";
+  let description = [{
+    On targets sm_80 and newer, a tk.dot with blocked operands (f16/bf16
+    with an f32 accumulator, f32 with precision tf32 or tf32x3, i8 with an
+    i32 accumulator) gets an #tkgpu.mma accumulator and result, and its
+    operands go through shared memory: local_alloc in a swizzled shared
+    layout, local_load into #tkgpu.dot_operand. tf32x3 becomes three tf32
+    dots on split operands. A loop-carried accumulator is carried in #mma.
+    Other dots (ieee, f64, f16 accumulators, too small) are left as they
+    are.
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TK_TRANSFORMS_GPU_PASSES_TD

@@ -1,0 +1,287 @@
+//===- AccelerateMatmul.cpp - tk.dot on mma.sync tensor cores -------------===//
+//
+// On sm_80 and newer, a tk.dot whose operands have blocked layouts becomes
+// an mma.sync dot (the lowering is compiler/conversion/MmaDotOpToLlvm.cpp):
+//   - the accumulator and the result take the #tkgpu.mma (v2) layout;
+//   - each operand goes through shared memory: local_alloc in a swizzled
+//     #tkgpu.shared layout (OperandLayouts.h: conflict-free 16-byte stores
+//     and ldmatrix reads), local_load into #tkgpu.dot_operand (ldmatrix);
+//   - the old result layout is restored by a convert_layout for the users,
+//     and remove-layout-conversions moves it towards the stores, so that
+//     an epilogue (bias, activation, casts) runs on mma registers.
+//
+// Instructions (the operand element type decides; kWidth = K elements per
+// 32-bit register):
+//   f16, bf16 with an f32 accumulator  m16n8k16, kWidth 2
+//   f32, precision tf32                m16n8k8,  kWidth 1
+//   f32, precision tf32x3              three m16n8k8 dots on the split
+//                                      operands (below)
+//   i8 with an i32 accumulator         m16n8k32, kWidth 4
+// precision = ieee, f64, f16 accumulators, other targets, and tiles too
+// small to give every warp a 16x8 tile (or K below one instruction) stay on
+// the FMA path of DotOpToLlvm.cpp.
+//
+// warpsPerCTA: each warp computes a (M / wM) x (N / wN) tile and reads
+// (M / wM + N / wN) * K operand elements from shared memory for it, which
+// is least for square warp tiles. So warps are doubled along the dimension
+// whose warp tile is larger (M on ties), as long as that tile keeps at least
+// one 16x8 instruction tile per warp; when neither dimension can be split
+// any more the dot stays on the FMA path.
+//
+// tf32x3 (Triton's 3xTF32): x = big + small with big = x rounded to tf32
+// (round to nearest, ties away, on the bit pattern: + 0x1000 then clear the
+// 13 low mantissa bits) and small = x - big (exact). The product is
+// big*big + big*small + small*big (small*small is below f32 precision),
+// computed as acc = dot(a_small, b_big, acc); acc = dot(a_big, b_small,
+// acc); acc = dot(a_big, b_big, acc): the small terms are added first, so
+// that they are not lost to the larger partial sums. The split runs on the
+// dot_operand registers after the single local_load of each operand.
+//
+// Loops: when the accumulator is an scf.for iter_arg that the dot's result
+// is yielded back to, the loop carries it in #mma (the init converted
+// before the loop, the result converted back after it), so that the loop
+// body has no convert_layout of the accumulator.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/transforms/gpu/Passes.h"
+
+#include "dialects/tkgpu/OperandLayouts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKGPUACCELERATEMATMUL
+#include "compiler/transforms/gpu/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+/// How a dot maps onto mma.sync, or nothing when it does not.
+struct MmaPlan {
+  unsigned kWidth = 0;
+  bool splitTf32x3 = false;
+  SmallVector<unsigned> warpsPerCTA;
+};
+
+/// warpsPerCTA (see the banner), or empty when some warp would get no
+/// 16x8 tile.
+SmallVector<unsigned> chooseWarpsPerCTA(int64_t m, int64_t n,
+                                        unsigned numWarps) {
+  unsigned wM = 1, wN = 1;
+  while (wM * wN < numWarps) {
+    int64_t tileM = m / wM, tileN = n / wN;
+    bool splitM = tileM >= 32, splitN = tileN >= 16;
+    if (splitM && (tileM >= tileN || !splitN))
+      wM *= 2;
+    else if (splitN)
+      wN *= 2;
+    else
+      return {};
+  }
+  return {wM, wN};
+}
+
+bool isBlockedTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.getRank() == 2 &&
+         isa_and_nonnull<BlockedEncodingAttr>(tensor.getEncoding());
+}
+
+std::optional<MmaPlan> planMma(tk::DotOp dot, unsigned numWarps) {
+  if (!isBlockedTensor(dot.getA().getType()) ||
+      !isBlockedTensor(dot.getB().getType()) ||
+      !isBlockedTensor(dot.getC().getType()))
+    return std::nullopt;
+  auto aType = cast<RankedTensorType>(dot.getA().getType());
+  auto bType = cast<RankedTensorType>(dot.getB().getType());
+  auto cType = cast<RankedTensorType>(dot.getC().getType());
+  Type element = aType.getElementType();
+  Type acc = cType.getElementType();
+  if (element != bType.getElementType())
+    return std::nullopt;
+
+  MmaPlan plan;
+  if ((element.isF16() || element.isBF16()) && acc.isF32()) {
+    plan.kWidth = 2;
+  } else if (element.isF32() && acc.isF32() &&
+             dot.getPrecision() != tk::DotPrecision::IEEE) {
+    plan.kWidth = 1;
+    plan.splitTf32x3 = dot.getPrecision() == tk::DotPrecision::TF32x3;
+  } else if (element.isInteger(8) && acc.isInteger(32)) {
+    plan.kWidth = 4;
+  } else {
+    return std::nullopt;
+  }
+
+  int64_t m = aType.getShape()[0], k = aType.getShape()[1],
+          n = bType.getShape()[1];
+  int64_t instrK = 8 * plan.kWidth;
+  if (m < 16 || n < 8 || k < instrK)
+    return std::nullopt;
+  plan.warpsPerCTA = chooseWarpsPerCTA(m, n, numWarps);
+  if (plan.warpsPerCTA.empty())
+    return std::nullopt;
+  return plan;
+}
+
+/// The dot operand `x` through shared memory: local_alloc (swizzled for
+/// ldmatrix) and local_load into the dot_operand layout. A conversion that
+/// only fed the dot is skipped: the data is stored in the layout it
+/// arrives in.
+Value loadDotOperand(OpBuilder &b, Location loc, Value x, unsigned opIdx,
+                     MmaEncodingAttr mma, unsigned kWidth) {
+  if (auto cvt = x.getDefiningOp<ConvertLayoutOp>())
+    if (isa_and_nonnull<BlockedEncodingAttr>(
+            cast<RankedTensorType>(cvt.getSrc().getType()).getEncoding()))
+      x = cvt.getSrc();
+  auto type = cast<RankedTensorType>(x.getType());
+  MLIRContext *ctx = b.getContext();
+  auto operand = DotOperandEncodingAttr::get(ctx, opIdx, mma, kWidth);
+  SharedEncodingAttr shared = getDotOperandSharedEncoding(
+      operand, type.getShape(), type.getElementType(),
+      getLayoutEncoding(type).getLayoutOrder());
+  auto memType =
+      MemDescType::get(ctx, type.getShape(), type.getElementType(), shared);
+  Value buffer = LocalAllocOp::create(b, loc, memType, x);
+  return LocalLoadOp::create(b, loc, withEncoding(type, operand), buffer);
+}
+
+/// x = big + small, big rounded to tf32 (see the banner).
+std::pair<Value, Value> splitTf32(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  auto intType = RankedTensorType::get(type.getShape(), b.getI32Type(),
+                                       type.getEncoding());
+  auto splat = [&](int64_t value) {
+    return arith::ConstantOp::create(
+        b, loc, intType,
+        DenseElementsAttr::get(intType, b.getI32IntegerAttr(value)));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, intType, x);
+  Value rounded = arith::AddIOp::create(b, loc, bits, splat(0x1000));
+  Value bigBits =
+      arith::AndIOp::create(b, loc, rounded, splat(int32_t(0xFFFFE000)));
+  Value big = arith::BitcastOp::create(b, loc, type, bigBits);
+  Value small = arith::SubFOp::create(b, loc, x, big);
+  return {big, small};
+}
+
+/// Rewrites `dot` per `plan`; returns the new (last) dot in #mma.
+tk::DotOp accelerate(tk::DotOp dot, const MmaPlan &plan) {
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  MLIRContext *ctx = dot.getContext();
+  auto mma = MmaEncodingAttr::get(ctx, 2, plan.warpsPerCTA, {16, 8});
+  auto cType = cast<RankedTensorType>(dot.getC().getType());
+  auto mmaType = withEncoding(cType, mma);
+
+  Value a = loadDotOperand(b, loc, dot.getA(), 0, mma, plan.kWidth);
+  Value bOperand = loadDotOperand(b, loc, dot.getB(), 1, mma, plan.kWidth);
+  Value acc = ConvertLayoutOp::create(b, loc, mmaType, dot.getC());
+  tk::DotPrecision precision = dot.getPrecision();
+  tk::DotOp result;
+  if (plan.splitTf32x3) {
+    auto [aBig, aSmall] = splitTf32(b, loc, a);
+    auto [bBig, bSmall] = splitTf32(b, loc, bOperand);
+    precision = tk::DotPrecision::TF32;
+    acc = tk::DotOp::create(b, loc, mmaType, aSmall, bBig, acc, precision);
+    acc = tk::DotOp::create(b, loc, mmaType, aBig, bSmall, acc, precision);
+    result = tk::DotOp::create(b, loc, mmaType, aBig, bBig, acc, precision);
+  } else {
+    result = tk::DotOp::create(b, loc, mmaType, a, bOperand, acc, precision);
+  }
+  Value back = ConvertLayoutOp::create(b, loc, cType, result.getD());
+  dot.getD().replaceAllUsesWith(back);
+  dot.erase();
+  return result;
+}
+
+/// If the accumulator of `dot` (in #mma behind a convert_layout) is an
+/// scf.for iter_arg whose yielded value is the dot's result (converted
+/// back), makes the loop carry it in #mma.
+void carryAccumulatorInMma(tk::DotOp dot) {
+  // acc = dot(.., .., cvt(iterArg)); yield cvt(acc) at the same position
+  // (through the chain of tf32x3 dots: the first one's accumulator).
+  tk::DotOp first = dot;
+  while (auto prev = first.getC().getDefiningOp<tk::DotOp>())
+    first = prev;
+  auto accCvt = first.getC().getDefiningOp<ConvertLayoutOp>();
+  if (!accCvt)
+    return;
+  auto iterArg = dyn_cast<BlockArgument>(accCvt.getSrc());
+  if (!iterArg)
+    return;
+  auto forOp = dyn_cast<scf::ForOp>(iterArg.getOwner()->getParentOp());
+  if (!forOp || iterArg.getArgNumber() < forOp.getNumInductionVars())
+    return;
+  unsigned index = iterArg.getArgNumber() - forOp.getNumInductionVars();
+  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+  auto yieldCvt = yield.getOperand(index).getDefiningOp<ConvertLayoutOp>();
+  if (!yieldCvt || yieldCvt.getSrc() != dot.getD())
+    return;
+
+  Type mmaType = dot.getType();
+  Type oldType = iterArg.getType();
+  Value loopResult = forOp.getResult(index);
+
+  // Before the loop: the init in #mma.
+  OpBuilder b(forOp);
+  OpOperand &init = forOp.getInitArgsMutable()[index];
+  init.set(ConvertLayoutOp::create(b, forOp.getLoc(), mmaType, init.get()));
+
+  // In the body: the dot takes the iter_arg directly; other users see it
+  // converted back.
+  SmallVector<OpOperand *> otherUses;
+  for (OpOperand &use : iterArg.getUses())
+    if (use.getOwner() != accCvt)
+      otherUses.push_back(&use);
+  iterArg.setType(mmaType);
+  accCvt.getResult().replaceAllUsesWith(iterArg);
+  accCvt.erase();
+  if (!otherUses.empty()) {
+    b.setInsertionPointToStart(forOp.getBody());
+    Value old = ConvertLayoutOp::create(b, forOp.getLoc(), oldType, iterArg);
+    for (OpOperand *use : otherUses)
+      use->set(old);
+  }
+  yield->setOperand(index, dot.getD());
+  if (yieldCvt->use_empty())
+    yieldCvt.erase();
+
+  // After the loop: the result converted back for its users.
+  loopResult.setType(mmaType);
+  if (!loopResult.use_empty()) {
+    b.setInsertionPointAfter(forOp);
+    Value old = ConvertLayoutOp::create(b, forOp.getLoc(), oldType, loopResult);
+    loopResult.replaceAllUsesExcept(old, old.getDefiningOp());
+  }
+}
+
+struct AccelerateMatmulPass
+    : public tkgpu::impl::TkgpuAccelerateMatmulBase<AccelerateMatmulPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (getComputeCapability(getTarget(module)) < 80)
+      return;
+    unsigned numWarps = getNumWarps(module);
+    if (numWarps == 0) {
+      module.emitError("missing module attribute tkgpu.num_warps (run "
+                       "convert-tk-to-tkgpu first)");
+      return signalPassFailure();
+    }
+    SmallVector<tk::DotOp> dots;
+    module.walk([&](tk::DotOp dot) { dots.push_back(dot); });
+    for (tk::DotOp dot : dots) {
+      std::optional<MmaPlan> plan = planMma(dot, numWarps);
+      if (!plan)
+        continue;
+      carryAccumulatorInMma(accelerate(dot, *plan));
+    }
+  }
+};
+
+} // namespace

@@ -92,9 +92,33 @@ if [ -d "$C/kernels/matmul" ]; then
     ${TK_MATMUL_QUICK:+--quick} >"$OUT/matmul.log" 2>&1
   note "matmul_gpu.py exit $?: $(head -1 "$OUT/matmul.log")"
   cat "$OUT/matmul.log" | head -60
+  # What the SASS of the default matmul holds: tensor-core, async-copy,
+  # ldmatrix and 128-bit global instructions.
+  cubin=$(ls "$C"/kernels/matmul/matmul_f16_plain_128x128x32_w4_s3_rr16.cubin 2>/dev/null)
+  if [ -n "$cubin" ] && command -v cuobjdump >/dev/null; then
+    cuobjdump --dump-sass "$cubin" >"$OUT/matmul_f16_sass.txt" 2>&1
+    counts=""
+    for op in HMMA LDGSTS LDSM "STG.E.128" "LDG.E.128" BAR.SYNC; do
+      counts+="$op=$(grep -c "$op" "$OUT/matmul_f16_sass.txt") "
+    done
+    note "matmul_f16 128x128x32 SASS: $counts"
+  fi
 fi
-PYTHONUNBUFFERED=1 python3 "$C/triton_ref.py" "$OUT" >"$OUT/triton_ref.log" 2>&1
-note "triton_ref.py exit $?"
+# 4c. compute-sanitizer racecheck and synccheck over the pipelined (cp.async)
+# and the plain mma.sync matmul (TK_GPU_SANITIZE=1).
+if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/matmul" ]; then
+  for tool in racecheck synccheck; do
+    timeout 240 compute-sanitizer --tool $tool --error-exitcode 3 python3 bench/gpu/matmul_gpu.py \
+      "$C/kernels/matmul" "$OUT" --quick --no-speed \
+      --only 'matmul_(f16|bf16)_plain_128x128x32_w4_s3_(rr16|rr)|matmul_f16_plain_128x128x32_w8_s4_rr16' \
+      >"$OUT/matmul-$tool.log" 2>&1
+    note "matmul under compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed, ' "$OUT/matmul-$tool.log" | tr '\n' ' '))"
+  done
+fi
+if [ "${TK_SKIP_TRITON_REF:-0}" != 1 ]; then
+  PYTHONUNBUFFERED=1 python3 "$C/triton_ref.py" "$OUT" >"$OUT/triton_ref.log" 2>&1
+  note "triton_ref.py exit $?"
+fi
 
 echo
 echo "================ summary"

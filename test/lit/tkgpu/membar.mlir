@@ -176,3 +176,33 @@ func.func @unknown(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
   %l = tkgpu.local_load %b : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
   return %l : tensor<64x32xf16, #b2>
 }
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// cp.async: a thread's copies land at its async_wait, and other threads see
+// them only after a barrier: none before the wait or the commit, one after
+// the wait before the read. A copy into a buffer that was read since the
+// last barrier (write after read) gets one before it.
+// CHECK-LABEL: func.func @async_copies
+// CHECK: tkgpu.async_copy_global_to_local
+// CHECK-NEXT: tkgpu.async_commit_group
+// CHECK-NEXT: tkgpu.async_wait 0
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.async_copy_global_to_local
+// CHECK-NOT: tkgpu.barrier
+// CHECK: return
+func.func @async_copies(%p: tensor<64x32x!tk.ptr<f16>, #b2>) -> tensor<64x32xf16, #b2> {
+  %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.async_copy_global_to_local %p, %a : tensor<64x32x!tk.ptr<f16>, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.async_commit_group
+  tkgpu.async_wait 0
+  %l = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  tkgpu.async_copy_global_to_local %p, %a : tensor<64x32x!tk.ptr<f16>, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.async_commit_group
+  return %l : tensor<64x32xf16, #b2>
+}

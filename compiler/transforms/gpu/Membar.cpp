@@ -19,8 +19,13 @@
 // an unknown interval counts as all of shared memory.
 // async_commit_group touches nothing; async_wait completes the thread's
 // outstanding copies, whose writes count from there on as a pending write
-// of all shared memory (the copies' own hazards were checked where they
-// were issued), so that the next read waits for every thread's copies.
+// of all shared memory, so that the next read waits for every thread's
+// copies. An async copy is checked where it is issued (it must not
+// overwrite what other threads may still read or write: WAR, WAW), but its
+// write is not pending from there: its bytes land at an async_wait, so
+// what orders them before a read is the wait plus a barrier after it; a
+// barrier between the copy and the read would order nothing. (This is what
+// lets the pipeliner's loop run with one barrier per iteration.)
 //
 // The pending set (accesses since the last barrier on some path) flows
 // forward through the structured control flow: an scf.if joins (unions)
@@ -168,7 +173,8 @@ private:
       }
       pending.clear();
     }
-    pending.insert(accesses.begin(), accesses.end());
+    if (!isa<AsyncCopyGlobalToLocalOp>(op))
+      pending.insert(accesses.begin(), accesses.end());
     if (isa<AsyncWaitOp>(op))
       pending.insert(makeAccess(std::nullopt, /*isWrite=*/true));
     return pending;

@@ -25,8 +25,8 @@
 //   prologue, j = 0 .. S-2:  fetch(lb + j*step) into slot j; commit
 //   for i (iter_args ..., ptrs of iteration i+S-1, insert = S-1, extract = 0):
 //     async_wait {num = S-2}   // groups i+1 .. i+S-2 may still be in flight
-//     local_load %buf[extract] ...; tk.dot ...       // the old body
 //     fetch(i + (S-1)*step) into slot insert; commit
+//     local_load %buf[extract] ...; tk.dot ...       // the old body
 //     yield ..., next ptrs, (insert+1) % S, (extract+1) % S
 //   async_wait {num = 0}; local_dealloc %buf
 //
@@ -38,7 +38,11 @@
 // one group); group i must be complete, the S-2 after it may be pending.
 // The slot written at iteration i, (i-1) % S, was last read at iteration
 // i-1; the barrier that tkgpu-membar places after the wait at the top of
-// iteration i orders those reads before the new copies.
+// iteration i (before the copies, which come first) orders those reads
+// before the new copies, and every thread's landed copies of slot i % S
+// before this iteration's reads: one barrier per iteration. (With the
+// copies after the reads, membar, which sees the multi-buffer as one
+// interval, needs a second barrier before them; measured on the H200.)
 //
 // Loop-carried pointers are not duplicated: the loop carries the pointers
 // of the iteration being fetched instead of the current one, so the
@@ -433,12 +437,10 @@ void rewriteLoop(LoopPlan &plan) {
     if (pipelined.convert)
       removed.insert(pipelined.convert);
   }
-  Block *body = loop.getBody();
-  for (Operation &op : body->without_terminator())
-    if (!removed.contains(&op) && !plan.aheadOnly.contains(&op))
-      b.clone(op, map);
-
-  // Fetch stage of iteration i + S - 1.
+  // Fetch stage of iteration i + S - 1, issued before the consume stage:
+  // the barrier membar puts after the wait then covers both this
+  // iteration's reads of the landed slot and the overwrite of the slot
+  // read in the previous iteration (one barrier per iteration).
   Value aheadIv = arith::AddIOp::create(
       b, loc, newLoop.getInductionVar(),
       arith::MulIOp::create(b, loc, loop.getStep(),
@@ -448,6 +450,11 @@ void rewriteLoop(LoopPlan &plan) {
     carried.push_back(newLoop.getRegionIterArg(number));
   SmallVector<Value> fetched =
       emitFetch(b, plan, aheadIv, carried, insertSlot);
+
+  Block *body = loop.getBody();
+  for (Operation &op : body->without_terminator())
+    if (!removed.contains(&op) && !plan.aheadOnly.contains(&op))
+      b.clone(op, map);
 
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   SmallVector<Value> yields;

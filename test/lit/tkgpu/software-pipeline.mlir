@@ -48,15 +48,11 @@
 // CHECK-NEXT: tkgpu.async_wait 1
 // CHECK-NEXT: %[[VA:.*]] = tkgpu.memdesc_index %[[BUFA]][%[[EXT]]]
 // CHECK-NEXT: %[[VB:.*]] = tkgpu.memdesc_index %[[BUFB]][%[[EXT]]]
-// CHECK-NEXT: %[[OA:.*]] = tkgpu.local_load %[[VA]] : !tkgpu.memdesc<64x32xf16, #[[SH2]]> -> tensor<64x32xf16, #dot_op>
-// CHECK-NEXT: %[[OB:.*]] = tkgpu.local_load %[[VB]] : !tkgpu.memdesc<32x64xf16, #[[SH2]]> -> tensor<32x64xf16, #dot_op1>
-// CHECK-NEXT: %[[D:.*]] = tk.dot %[[OA]], %[[OB]], %[[ACC]]
-// CHECK-NOT: tk.load
-// CHECK-NOT: tkgpu.local_alloc
-// Fetch of iteration i + 2 into the insert slot, masked with i + 2 < ub.
-// CHECK: %[[C2:.*]] = arith.constant 2 : i32
-// CHECK: %[[DIST:.*]] = arith.muli %{{.*}}, %[[C2]] : i32
-// CHECK: %[[IVF:.*]] = arith.addi %[[IV]], %[[DIST]] : i32
+// Fetch of iteration i + 2 into the insert slot, masked with i + 2 < ub,
+// issued before the reads of this iteration's slot.
+// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-NEXT: %[[DIST:.*]] = arith.muli %{{.*}}, %[[C2]] : i32
+// CHECK-NEXT: %[[IVF:.*]] = arith.addi %[[IV]], %[[DIST]] : i32
 // CHECK: %[[NA:.*]] = tk.addptr %[[PA]],
 // CHECK: %[[NB:.*]] = tk.addptr %[[PB]],
 // CHECK: %[[HAS:.*]] = arith.cmpi slt, %[[IVF]], %[[UB]] : i32
@@ -67,6 +63,12 @@
 // CHECK: %[[DB:.*]] = tkgpu.memdesc_index %[[BUFB]][%[[INS]]]
 // CHECK: tkgpu.async_copy_global_to_local %[[PB]], %[[DB]] mask
 // CHECK-NEXT: tkgpu.async_commit_group
+// CHECK-NEXT: %[[OA:.*]] = tkgpu.local_load %[[VA]] : !tkgpu.memdesc<64x32xf16, #[[SH2]]> -> tensor<64x32xf16, #dot_op>
+// CHECK-NEXT: %[[OB:.*]] = tkgpu.local_load %[[VB]] : !tkgpu.memdesc<32x64xf16, #[[SH2]]> -> tensor<32x64xf16, #dot_op1>
+// CHECK-NEXT: %[[D:.*]] = tk.dot %[[OA]], %[[OB]], %[[ACC]]
+// CHECK-NOT: tk.load
+// CHECK-NOT: tkgpu.local_alloc
+// CHECK-NOT: tkgpu.async_copy_global_to_local
 // Slots advance modulo 3.
 // CHECK: %[[INS1:.*]] = arith.addi %[[INS]], %{{.*}} : i32
 // CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : i32

@@ -26,19 +26,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 using namespace mlir::tkgpu;
-
-/// Whether `value` is a tensor of +0 (what cp.async writes for masked
-/// elements): a splat constant, or tk.splat of a scalar one.
-static bool isZeroTensor(Value value) {
-  if (auto splat = value.getDefiningOp<tk::SplatOp>())
-    value = splat.getSrc();
-  return matchPattern(value, m_Zero()) || matchPattern(value, m_PosZeroFloat());
-}
 
 /// Elements per cp.async of `op`: the AxisInfo width (`globalWidth`) and
 /// the shared-memory vector width, both powers of two under which every
@@ -56,7 +47,7 @@ static int32_t getCopyWidth(AsyncCopyGlobalToLocalOp op, unsigned globalWidth) {
 LogicalResult tkgpu::prepareAsyncCopies(ModuleOp module,
                                         LoweringState &state) {
   WalkResult result = module.walk([&](AsyncCopyGlobalToLocalOp op) {
-    if (Value other = op.getOther(); other && !isZeroTensor(other)) {
+    if (!isZeroFill(op.getOther())) {
       op.emitError("async_copy_global_to_local: `other` must be absent or a "
                    "zero constant (cp.async fills masked elements with "
                    "zeros)");

@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/Passes.h"
 
+#include "compiler/analysis/AccessWidth.h"
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/conversion/PatternSets.h"
 #include "dialects/tk/TkDialect.h"
@@ -29,7 +30,6 @@
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Transforms/DialectConversion.h"
-#include "llvm/Support/MathExtras.h"
 
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_CONVERTTKGPUTOLLVM
@@ -41,67 +41,18 @@ using namespace mlir::tkgpu;
 
 namespace {
 
-/// Consecutive elements one access of `ptr` (a pointer tensor) may move:
-/// registers contiguous along a dimension of the layout, within a run of
-/// contiguous addresses, aligned, under one mask bit, at most 128 bits.
-static unsigned computeVectorWidth(const tk::AxisInfoAnalysis &axisInfo,
-                                   Value ptr, Value mask) {
-  auto type = dyn_cast<RankedTensorType>(ptr.getType());
-  if (!type || !getLayoutEncoding(type))
-    return 1;
-  LinearLayout layout = toLinearLayout(type);
-  if (getInBits(layout, kRegister) == 0)
-    return 1;
-  SmallVector<int32_t> first = getBasisOrZero(layout, kRegister, 0);
-  int dim = -1;
-  for (unsigned d = 0; d < first.size(); ++d)
-    if (first[d] != 0)
-      dim = dim == -1 && first[d] == 1 ? static_cast<int>(d) : -2;
-  if (dim < 0)
-    return 1;
-
-  Type pointee = cast<tk::PtrType>(type.getElementType()).getPointeeType();
-  int64_t bits = getMemoryBitWidth(pointee);
-  int64_t vec = layout.getNumContiguousRegisters(outDimName(dim));
-  vec = std::min<int64_t>(vec, 128 / bits);
-  const tk::AxisInfo *info = axisInfo.getAxisInfo(ptr);
-  if (!info || info->getRank() <= static_cast<unsigned>(dim))
-    return 1;
-  vec = std::min(vec, info->getContiguity(dim));
-  vec = std::min(vec, std::max<int64_t>(
-                          1, info->getDivisibility(dim) * 8 / bits));
-  if (mask)
-    vec = std::min(vec, axisInfo.getMaskAlignment(mask, dim));
-  vec = std::max<int64_t>(1, int64_t(1) << llvm::Log2_64(std::max<int64_t>(
-                                 vec, 1)));
-
-  // Each vector must start at a multiple of vec along `dim`: no other
-  // basis may move by less.
-  auto aligned = [&](int64_t v) {
-    for (const char *inDim : {kRegister, kLane, kWarp}) {
-      int32_t firstBit = inDim == kRegister ? llvm::Log2_64(v) : 0;
-      for (int32_t bit = firstBit, e = getInBits(layout, inDim); bit < e;
-           ++bit)
-        if (getBasisOrZero(layout, inDim, bit)[dim] % v != 0)
-          return false;
-    }
-    return true;
-  };
-  while (vec > 1 && !aligned(vec))
-    vec /= 2;
-  return static_cast<unsigned>(vec);
-}
-
 static void computeVectorWidths(ModuleOp module, VectorWidthMap &widths) {
   tk::AxisInfoAnalysis axisInfo(module);
   module.walk([&](Operation *op) {
     if (auto load = dyn_cast<tk::LoadOp>(op))
-      widths[op] = computeVectorWidth(axisInfo, load.getPtr(), load.getMask());
+      widths[op] =
+          tk::getAccessVectorWidth(axisInfo, load.getPtr(), load.getMask());
     else if (auto store = dyn_cast<tk::StoreOp>(op))
       widths[op] =
-          computeVectorWidth(axisInfo, store.getPtr(), store.getMask());
+          tk::getAccessVectorWidth(axisInfo, store.getPtr(), store.getMask());
     else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op))
-      widths[op] = computeVectorWidth(axisInfo, copy.getPtr(), copy.getMask());
+      widths[op] =
+          tk::getAccessVectorWidth(axisInfo, copy.getPtr(), copy.getMask());
   });
 }
 

@@ -82,6 +82,11 @@ BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *ctx,
                                               ArrayRef<unsigned> sizePerThread = {},
                                               ArrayRef<unsigned> order = {});
 
+/// Whether `value` is absent or +0 in every element (a zero constant, or a
+/// tk.splat / convert_layout of one): what cp.async writes for masked
+/// elements, so the `other` an async copy can have.
+bool isZeroFill(Value value);
+
 //===----------------------------------------------------------------------===//
 // Shared-memory allocation (set by tkgpu-allocate-shared-memory)
 //===----------------------------------------------------------------------===//

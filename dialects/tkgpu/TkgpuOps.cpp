@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 
 using namespace mlir;
@@ -132,4 +133,23 @@ LogicalResult AsyncCopyGlobalToLocalOp::verify() {
                          "layout");
   }
   return success();
+}
+
+bool mlir::tkgpu::isZeroFill(Value value) {
+  if (!value)
+    return true;
+  if (auto splat = value.getDefiningOp<tk::SplatOp>())
+    return isZeroFill(splat.getSrc());
+  if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
+    return isZeroFill(convert.getSrc());
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return false;
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
+    attr = splat.getSplatValue<Attribute>();
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValue().isPosZero();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return i.getValue().isZero();
+  return false;
 }

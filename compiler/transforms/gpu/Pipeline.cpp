@@ -60,6 +60,7 @@
 // predication beyond the mask.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/analysis/AccessWidth.h"
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/transforms/gpu/Passes.h"
 #include "dialects/tk/TkDialect.h"
@@ -68,7 +69,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -106,46 +106,17 @@ struct LoopPlan {
   llvm::DenseSet<Operation *> aheadOnly;
 };
 
-/// Whether `value` is absent or a zero splat (cp.async fills with zeros).
-bool isZeroOrAbsent(Value value) {
-  if (!value)
-    return true;
-  if (auto splat = value.getDefiningOp<tk::SplatOp>())
-    return isZeroOrAbsent(splat.getSrc());
-  if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
-    return isZeroOrAbsent(convert.getSrc());
-  Attribute attr;
-  if (!matchPattern(value, m_Constant(&attr)))
-    return false;
-  if (auto splat = dyn_cast<SplatElementsAttr>(attr))
-    attr = splat.getSplatValue<Attribute>();
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return f.getValue().isPosZero();
-  if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getValue().isZero();
-  return false;
-}
-
 /// Whether every thread's elements of `load` move in pieces of at least 4
-/// bytes: registers contiguous along the most contiguous dimension, as far
-/// as the addresses are contiguous and aligned and the mask is constant.
+/// bytes, by the vector width the lowering of the copy will use.
 bool hasWideEnoughPieces(const tk::AxisInfoAnalysis &axisInfo,
                          tk::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getPtr().getType());
   Type pointee = cast<tk::PtrType>(type.getElementType()).getPointeeType();
   if (!pointee.isIntOrFloat() || pointee.getIntOrFloatBitWidth() < 8)
     return false;
-  unsigned bits = pointee.getIntOrFloatBitWidth();
-  if (bits >= 32)
-    return true;
-  SmallVector<unsigned> order = axisInfo.getContiguityOrder(load.getPtr());
-  if (order.empty())
-    return false;
-  int64_t vec =
-      toLinearLayout(type).getNumContiguousRegisters(outDimName(order[0]));
-  vec = std::min(vec, axisInfo.getPtrAlignment(load.getPtr()));
-  vec = std::min(vec, axisInfo.getMaskAlignment(load.getMask(), order[0]));
-  return vec * bits >= 32;
+  unsigned width =
+      tk::getAccessVectorWidth(axisInfo, load.getPtr(), load.getMask());
+  return width * pointee.getIntOrFloatBitWidth() >= 32;
 }
 
 /// The convert_layout/local_alloc chain of `load` if it has contract 1's
@@ -277,7 +248,7 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
     Value mask = load.getMask();
     auto maskType =
         mask ? dyn_cast<RankedTensorType>(mask.getType()) : RankedTensorType();
-    if (!isZeroOrAbsent(load.getOther()) || load.getIsVolatile() ||
+    if (!isZeroFill(load.getOther()) || load.getIsVolatile() ||
         (mask && (!maskType || maskType.getEncoding() !=
                                    cast<RankedTensorType>(
                                        load.getPtr().getType())

@@ -22,7 +22,9 @@
 // of the group: matrix q of one ldmatrix fills word w + q of the result.
 // Where ldmatrix does not apply (e.g. 8- or 32-bit elements with K not
 // contiguous in shared memory, which would need .trans) the pattern fails
-// and the generic local_load lowering takes the op.
+// and the generic local_load lowering takes the op. A window (local_load
+// with offsets) reads from the buffer's layout with the origin's offset
+// xored in; the origin must keep 16-byte pieces whole.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/PatternSets.h"
@@ -50,24 +52,42 @@ struct LdmatrixPlan {
   SmallVector<int32_t> warpBases;
   int32_t elementsPerWord = 1;
   int32_t totalOffsets = 1;
+  /// Offset of the window's origin (xored into every address).
+  int32_t window = 0;
 };
 
-/// L(register, lane, warp) -> offset: where each register's element lives.
-std::optional<LinearLayout> getRegisterToOffset(RankedTensorType tensor,
-                                                MemDescType buffer) {
+/// L(register, lane, warp) -> offset: where each register's element lives
+/// (relative to the window's origin, which `window` receives).
+std::optional<LinearLayout>
+getRegisterToOffset(RankedTensorType tensor, MemDescType buffer,
+                    std::optional<ArrayRef<int64_t>> origin,
+                    int32_t &window) {
   LinearLayout shared = toLinearLayout(buffer);
   if (!shared.isInvertible())
     return std::nullopt;
-  return toLinearLayout(tensor).compose(shared.invert());
+  LinearLayout inverse = shared.invert();
+  window = 0;
+  if (!origin)
+    return toLinearLayout(tensor).compose(inverse);
+  std::vector<std::pair<std::string, int32_t>> index;
+  for (auto [d, offset] : llvm::enumerate(*origin))
+    index.push_back({outDimName(d), int32_t(offset)});
+  window = inverse.apply(index)[0];
+  return widenToBuffer(toLinearLayout(tensor), buffer.getShape())
+      .compose(inverse);
 }
 
-std::optional<LdmatrixPlan> planLdmatrix(RankedTensorType tensor,
-                                         MemDescType buffer) {
+std::optional<LdmatrixPlan>
+planLdmatrix(RankedTensorType tensor, MemDescType buffer,
+             std::optional<ArrayRef<int64_t>> origin) {
   unsigned bits = getMemoryBitWidth(tensor.getElementType());
   if (bits != 8 && bits != 16 && bits != 32)
     return std::nullopt;
-  std::optional<LinearLayout> layout = getRegisterToOffset(tensor, buffer);
-  if (!layout || getInBits(*layout, kLane) != 5)
+  int32_t window = 0;
+  std::optional<LinearLayout> layout =
+      getRegisterToOffset(tensor, buffer, origin, window);
+  if (!layout || getInBits(*layout, kLane) != 5 ||
+      window % (128 / int32_t(bits)) != 0)
     return std::nullopt;
   auto offsetOf = [&](const char *inDim, int32_t bit) {
     return getBasisOrZero(*layout, inDim, bit)[0];
@@ -130,6 +150,7 @@ std::optional<LdmatrixPlan> planLdmatrix(RankedTensorType tensor,
     plan.warpBases.push_back(offsetOf(kWarp, b));
   plan.elementsPerWord = 32 / bits;
   plan.totalOffsets = int32_t(layout->getOutDimSize(kOffset));
+  plan.window = window;
   return plan;
 }
 
@@ -148,7 +169,7 @@ struct DotOperandLoadConversion
     if (!isa_and_nonnull<DotOperandEncodingAttr>(type.getEncoding()))
       return rewriter.notifyMatchFailure(op, "not a dot operand");
     std::optional<LdmatrixPlan> plan =
-        planLdmatrix(type, op.getBuffer().getType());
+        planLdmatrix(type, op.getBuffer().getType(), op.getOffsets());
     if (!plan)
       return rewriter.notifyMatchFailure(op, "ldmatrix does not apply");
 
@@ -187,7 +208,7 @@ struct DotOperandLoadConversion
     int64_t numRegisters = getTotalElemsPerThread(type);
     SmallVector<Value> registers(numRegisters);
     for (int32_t group = 0; group < numWords / perLoad; ++group) {
-      int32_t groupOffset = getRegisterIndex(address, group)[0];
+      int32_t groupOffset = getRegisterIndex(address, group)[0] ^ plan->window;
       Value offset =
           combineIndex(rewriter, loc, address, 0, groupOffset, threadOffset);
       Value ptr = LLVM::GEPOp::create(rewriter, loc, ptrType, element, base,

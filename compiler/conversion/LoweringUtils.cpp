@@ -631,12 +631,32 @@ SharedOffsetLayout tkgpu::getSharedOffsetLayout(Type memDescType) {
   return SharedOffsetLayout::get(toLinearLayout(memDescType));
 }
 
+SharedOffsetLayout tkgpu::getSharedOffsetLayout(Type memDescType,
+                                                ArrayRef<int64_t> origin) {
+  SharedOffsetLayout result = getSharedOffsetLayout(memDescType);
+  std::vector<std::pair<std::string, int32_t>> index;
+  for (auto [d, offset] : llvm::enumerate(origin))
+    index.push_back({outDimName(d), int32_t(offset)});
+  for (SharedOffsetLayout::Term &term : result.terms)
+    term.window = term.layout.apply(index)[0];
+  return result;
+}
+
+LinearLayout tkgpu::widenToBuffer(const LinearLayout &layout,
+                                  ArrayRef<int64_t> bufferShape) {
+  LinearLayout widened = layout;
+  for (auto [d, size] : llvm::enumerate(bufferShape))
+    widened = widened.resizeOutDim(outDimName(d), int32_t(size));
+  return widened;
+}
+
 namespace {
 /// One term of a shared offset layout seen from a distributed layout:
 /// (register, lane, warp) -> kOffset.
 struct ThreadTerm {
   LinearLayout layout;
   int64_t scale;
+  int32_t window;
   /// Offset bits the lane/warp part may set.
   int32_t threadBits = 0;
 };
@@ -646,7 +666,8 @@ static SmallVector<ThreadTerm>
 composeTerms(const LinearLayout &layout, const SharedOffsetLayout &offsets) {
   SmallVector<ThreadTerm> terms;
   for (const SharedOffsetLayout::Term &term : offsets.terms) {
-    ThreadTerm composed{layout.compose(term.layout), term.scale};
+    ThreadTerm composed{layout.compose(term.layout), term.scale,
+                        term.window};
     for (const char *inDim : {kLane, kWarp})
       for (int32_t bit = 0, e = getInBits(composed.layout, inDim); bit < e;
            ++bit)
@@ -669,12 +690,14 @@ static int32_t getSharedVectorWidth(ArrayRef<ThreadTerm> terms,
     int32_t vec = std::min(
         getNumContiguousAlignedRegisters(terms[i].layout, kOffset), limit);
     // The other terms must not move inside a vector, and must keep its
-    // start aligned.
+    // start aligned; so must every window origin.
     auto keepsVectors = [&](int32_t v) {
       for (size_t j = 0; j < terms.size(); ++j) {
+        const ThreadTerm &term = terms[j];
+        if ((term.scale * term.window) % v != 0)
+          return false;
         if (j == i)
           continue;
-        const ThreadTerm &term = terms[j];
         for (const char *inDim : {kRegister, kLane, kWarp})
           for (int32_t bit = 0, e = getInBits(term.layout, inDim); bit < e;
                ++bit) {
@@ -734,7 +757,7 @@ static SmallVector<Value> emitSharedOffsets(OpBuilder &b, Location loc,
     SmallVector<int32_t> xorBits;
     int64_t constant = 0;
     for (const ThreadTerm &term : terms) {
-      int32_t part = getRegisterIndex(term.layout, reg)[0];
+      int32_t part = getRegisterIndex(term.layout, reg)[0] ^ term.window;
       xorBits.push_back(part & term.threadBits);
       constant += term.scale * (part & ~term.threadBits);
     }

@@ -266,6 +266,11 @@ struct SharedOffsetLayout {
   struct Term {
     LinearLayout layout;
     int64_t scale;
+    /// XORed into the layout's image: the offset of a window's origin
+    /// (local_load with offsets), whose bits are disjoint from the window's
+    /// index bits, so offset(i) = layout(i xor origin) = layout(i) xor
+    /// layout(origin).
+    int32_t window = 0;
   };
   SmallVector<Term> terms;
 
@@ -279,6 +284,16 @@ struct SharedOffsetLayout {
 /// The offset layout of a `!tkgpu.memdesc` (its encoding's LinearLayout
 /// inverted).
 SharedOffsetLayout getSharedOffsetLayout(Type memDescType);
+/// The same for the window of a `!tkgpu.memdesc` at element `origin` (one
+/// offset per dimension, each a multiple of the window's extent).
+SharedOffsetLayout getSharedOffsetLayout(Type memDescType,
+                                         ArrayRef<int64_t> origin);
+
+/// `layout` (a distributed layout of a window) with its output dimensions
+/// widened to `bufferShape`, so that it composes with the buffer's offset
+/// layout.
+LinearLayout widenToBuffer(const LinearLayout &layout,
+                           ArrayRef<int64_t> bufferShape);
 
 /// The alignment in bytes (a power of two, at most 16) of the address of
 /// `buffer` (a `!tkgpu.memdesc` of the op being converted): from the

@@ -124,11 +124,16 @@ struct LocalLoadConversion : public MemDescPattern<LocalLoadOp> {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     auto [lane, warp] = getLaneAndWarp(rewriter, loc, state.threadsPerWarp);
+    MemDescType bufferType = op.getBuffer().getType();
+    LinearLayout layout = getDistributedLayout(type);
+    SharedOffsetLayout offsets = getSharedOffsetLayout(bufferType);
+    if (std::optional<ArrayRef<int64_t>> origin = op.getOffsets()) {
+      layout = widenToBuffer(layout, bufferType.getShape());
+      offsets = getSharedOffsetLayout(bufferType, *origin);
+    }
     SmallVector<Value> values = loadFromShared(
-        rewriter, loc, adaptor.getBuffer(), getDistributedLayout(type),
-        getSharedOffsetLayout(op.getBuffer().getType()),
-        type.getElementType(), lane, warp,
-        getBufferAlignment(op.getBuffer()));
+        rewriter, loc, adaptor.getBuffer(), layout, offsets,
+        type.getElementType(), lane, warp, getBufferAlignment(op.getBuffer()));
     rewriter.replaceOp(op, packValues(rewriter, loc,
                                       getTypeConverter()->convertType(type),
                                       values));

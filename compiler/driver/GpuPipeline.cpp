@@ -21,6 +21,8 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   mlir::tkgpu::TkgpuPipelineOptions pipelineOptions;
   pipelineOptions.numStages = numStages;
   pm.addPass(mlir::tkgpu::createTkgpuPipeline(pipelineOptions));
+  // After the pipeliner (its loop form is what the early load needs).
+  pm.addPass(mlir::tkgpu::createTkgpuPrefetch());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   // Last: offsets and barriers for the ops as they will be lowered.

@@ -73,7 +73,28 @@ LogicalResult LocalAllocOp::verify() {
 LogicalResult LocalLoadOp::verify() {
   if (failed(verifyDistributed(*this, getType(), "result")))
     return failure();
-  return verifySameData(*this, getType(), getBuffer().getType());
+  std::optional<ArrayRef<int64_t>> offsets = getOffsets();
+  if (!offsets)
+    return verifySameData(*this, getType(), getBuffer().getType());
+  MemDescType buffer = getBuffer().getType();
+  RankedTensorType window = getType();
+  if (window.getElementType() != buffer.getElementType() ||
+      window.getRank() != buffer.getRank() ||
+      offsets->size() != size_t(buffer.getRank()))
+    return emitOpError("window ")
+           << window << " at " << offsets->size()
+           << " offsets does not match the rank and element type of "
+           << buffer;
+  for (int64_t d = 0; d < buffer.getRank(); ++d) {
+    int64_t offset = (*offsets)[d], extent = window.getDimSize(d);
+    if (offset < 0 || offset % extent != 0 ||
+        offset + extent > buffer.getShape()[d])
+      return emitOpError("window offset ")
+             << offset << " of dimension " << d
+             << " must be a multiple of the window's extent " << extent
+             << " inside the buffer's " << buffer.getShape()[d];
+  }
+  return success();
 }
 
 LogicalResult LocalStoreOp::verify() {

@@ -48,11 +48,29 @@ def Tkgpu_LocalDeallocOp : Tkgpu_Op<"local_dealloc", [
 
 def Tkgpu_LocalLoadOp : Tkgpu_Op<"local_load", [
     MemoryEffects<[MemRead<Tkgpu_SharedMemory>]>]> {
-  let summary = "read a shared-memory buffer into a distributed tensor";
-  let arguments = (ins Tkgpu_MemDescType:$buffer);
+  let summary = "read a shared-memory buffer, or a window of it, into a "
+                "distributed tensor";
+  let description = [{
+    `%t = tkgpu.local_load %buf : !tkgpu.memdesc<128x32xf16, #shared> ->
+    tensor<128x32xf16, #l>` reads the whole buffer.
+
+    With `offsets`, the result is the window of the result's shape that
+    starts at those element offsets:
+    `tkgpu.local_load %buf at [0, 16] : !tkgpu.memdesc<128x32xf16, #shared> ->
+    tensor<128x16xf16, #dot_op>` reads columns 16-31 (`tkgpu-prefetch`
+    splits a dot's K this way). Each offset is a multiple of the window's
+    extent in its dimension, so the window's index bits and the offset's
+    bits are disjoint: the element at window index i lives where the
+    buffer's layout puts `i xor offsets`, which the lowering folds into
+    its constant per-register part.
+  }];
+  let arguments = (ins Tkgpu_MemDescType:$buffer,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets);
   let results = (outs Tkgpu_Tensor:$result);
-  let assemblyFormat =
-      "$buffer attr-dict `:` qualified(type($buffer)) `->` type($result)";
+  let assemblyFormat = [{
+    $buffer (`at` $offsets^)? attr-dict `:` qualified(type($buffer)) `->`
+    type($result)
+  }];
   let hasVerifier = 1;
 }
 

@@ -85,6 +85,21 @@ def TkgpuPipeline : Pass<"tkgpu-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::tk::TkDialect"];
 }
 
+def TkgpuPrefetch : Pass<"tkgpu-prefetch", "::mlir::ModuleOp"> {
+  let summary = "Split mma dots into k-slices; load the first a loop ahead";
+  let description = [{
+    A tk.dot with an #mma result whose operands are whole-tile local_loads
+    becomes a chain of dots over k-slices of one mma instruction's K, each
+    operand slice a window local_load. In a loop whose operand tile is
+    memdesc_index of a multi-buffer by an iter_arg (tkgpu-pipeline's form),
+    and when nothing before the load in the body writes memory, the first
+    slice is loaded before the loop and at the end of each iteration for
+    the next, carried as an iter_arg.
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TkgpuAllocateSharedMemory
     : Pass<"tkgpu-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "Assign shared-memory offsets to buffers and scratch";

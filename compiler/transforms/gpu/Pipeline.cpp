@@ -19,30 +19,33 @@
 // computation of the loads (their pointer and mask operands, followed back
 // through pure ops of the body and, for loop-carried pointers, through the
 // ops that compute their next value) plus the copies; the consume stage is
-// everything else. The fetch stage runs S - 1 iterations ahead:
+// everything else. The fetch stage runs S iterations ahead, issued at the
+// end of the body:
 //
 //   %buf = local_alloc : memdesc<S x tile>           (one per load)
 //   prologue, j = 0 .. S-2:  fetch(lb + j*step) into slot j; commit
-//   for i (iter_args ..., ptrs of iteration i+S-1, insert = S-1, extract = 0):
-//     async_wait {num = S-2}   // groups i+1 .. i+S-2 may still be in flight
-//     fetch(i + (S-1)*step) into slot insert; commit
-//     local_load %buf[extract] ...; tk.dot ...       // the old body
-//     yield ..., next ptrs, (insert+1) % S, (extract+1) % S
+//   async_wait {num = S-2}                           // iteration 0 landed
+//   fetch(lb + (S-1)*step) into slot S-1; commit
+//   for i (iter_args ..., ptrs of iteration i+S, slot = 0):
+//     local_load %buf[slot] ...; tk.dot ...          // the old body
+//     async_wait {num = S-2}   // iteration i+1 landed
+//     fetch(i + S*step) into slot; commit            // the slot just read
+//     yield ..., next ptrs, (slot+1) % S
 //   async_wait {num = 0}; local_dealloc %buf
 //
 // Each fetch ANDs the load's mask with `iteration < ub`, so fetches of
-// iterations past the end (the last S-1 of the loop, or all of the prologue
+// iterations past the end (the last S of the loop, or part of the prologue
 // when the trip count is small) copy nothing but zeros: any trip count,
-// also run-time ones, works without peeling. Wait count: before iteration
-// i, S-1 + i groups were committed (one per fetch, all loads of a fetch in
-// one group); group i must be complete, the S-2 after it may be pending.
-// The slot written at iteration i, (i-1) % S, was last read at iteration
-// i-1; the barrier that tkgpu-membar places after the wait at the top of
-// iteration i (before the copies, which come first) orders those reads
-// before the new copies, and every thread's landed copies of slot i % S
-// before this iteration's reads: one barrier per iteration. (With the
-// copies after the reads, membar, which sees the multi-buffer as one
-// interval, needs a second barrier before them; measured on the H200.)
+// also run-time ones, works without peeling. Wait count: at the wait of
+// iteration i, S + i groups were committed (one per fetch, all loads of a
+// fetch in one group); group i+1 must be complete, the S-2 after it may be
+// pending. The barrier that tkgpu-membar places after that wait (before
+// the copies) orders this iteration's reads of the slot before its
+// overwrite, and every thread's landed copies of the next slot before the
+// next iteration's reads: one barrier per iteration. The consume stage
+// opens the body with nothing to wait for, so tkgpu-prefetch can move the
+// first k-slice of its shared-memory reads to the end of the previous
+// iteration, after the wait.
 //
 // Loop-carried pointers are not duplicated: the loop carries the pointers
 // of the iteration being fetched instead of the current one, so the
@@ -369,12 +372,22 @@ void rewriteLoop(LoopPlan &plan) {
                             createIntConstant(b, loc, i32, stage));
   }
 
-  // The loop carries the fetched iteration's pointers and the two slots.
+  // Iteration 0's tiles have landed (for this thread; membar adds the
+  // barrier for the others); then the fetch of iteration S-1 into the last
+  // free slot.
+  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(numStages - 2));
+  Value lastIv = arith::AddIOp::create(
+      b, loc, loop.getLowerBound(),
+      arith::MulIOp::create(b, loc, loop.getStep(),
+                            createIntConstant(b, loc, ivType, numStages - 1)));
+  fetchValues = emitFetch(b, plan, lastIv, fetchValues,
+                          createIntConstant(b, loc, i32, numStages - 1));
+
+  // The loop carries the fetched iteration's pointers and the slot.
   SmallVector<Value> inits(loop.getInitArgs());
   for (auto [number, value] : llvm::zip_equal(plan.fetchArgs, fetchValues))
     inits[number] = value;
-  inits.push_back(createIntConstant(b, loc, i32, numStages - 1)); // insert
-  inits.push_back(createIntConstant(b, loc, i32, 0));             // extract
+  inits.push_back(createIntConstant(b, loc, i32, 0)); // slot
   auto newLoop = scf::ForOp::create(
       b, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
       inits, nullptr, loop.getUnsignedCmp());
@@ -385,8 +398,7 @@ void rewriteLoop(LoopPlan &plan) {
   if (!newBody->empty())
     newBody->back().erase();
   unsigned numIterArgs = loop.getNumRegionIterArgs();
-  Value insertSlot = newLoop.getRegionIterArg(numIterArgs);
-  Value extractSlot = newLoop.getRegionIterArg(numIterArgs + 1);
+  Value slot = newLoop.getRegionIterArg(numIterArgs);
 
   b.setInsertionPointToStart(newBody);
   IRMapping map;
@@ -394,38 +406,36 @@ void rewriteLoop(LoopPlan &plan) {
   for (unsigned number = 0; number < numIterArgs; ++number)
     map.map(loop.getRegionIterArg(number), newLoop.getRegionIterArg(number));
 
-  // Consume stage: this iteration's tiles have landed (for this thread;
-  // membar adds the barrier for the others), then the old body reads them.
-  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(numStages - 2));
+  // Consume stage: the old body reads this iteration's slot.
   llvm::DenseSet<Operation *> removed;
   for (PipelinedLoad &pipelined : plan.loads) {
-    Value slot = MemDescIndexOp::create(b, pipelined.alloc.getLoc(),
+    Value tile = MemDescIndexOp::create(b, pipelined.alloc.getLoc(),
                                         pipelined.alloc.getType(),
-                                        pipelined.buffers, extractSlot);
-    map.map(pipelined.alloc.getResult(), slot);
+                                        pipelined.buffers, slot);
+    map.map(pipelined.alloc.getResult(), tile);
     removed.insert(pipelined.load);
     removed.insert(pipelined.alloc);
     if (pipelined.convert)
       removed.insert(pipelined.convert);
   }
-  // Fetch stage of iteration i + S - 1, issued before the consume stage:
-  // the barrier membar puts after the wait then covers both this
-  // iteration's reads of the landed slot and the overwrite of the slot
-  // read in the previous iteration (one barrier per iteration).
-  Value aheadIv = arith::AddIOp::create(
-      b, loc, newLoop.getInductionVar(),
-      arith::MulIOp::create(b, loc, loop.getStep(),
-                            createIntConstant(b, loc, ivType, numStages - 1)));
-  SmallVector<Value> carried;
-  for (unsigned number : plan.fetchArgs)
-    carried.push_back(newLoop.getRegionIterArg(number));
-  SmallVector<Value> fetched =
-      emitFetch(b, plan, aheadIv, carried, insertSlot);
-
   Block *body = loop.getBody();
   for (Operation &op : body->without_terminator())
     if (!removed.contains(&op) && !plan.aheadOnly.contains(&op))
       b.clone(op, map);
+
+  // Then the wait for the next iteration's tiles and the fetch of
+  // iteration i + S into the slot just read. The barrier membar puts after
+  // the wait orders this iteration's reads before the overwrite and the
+  // landed copies before the next iteration's reads: one per iteration.
+  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(numStages - 2));
+  Value aheadIv = arith::AddIOp::create(
+      b, loc, newLoop.getInductionVar(),
+      arith::MulIOp::create(b, loc, loop.getStep(),
+                            createIntConstant(b, loc, ivType, numStages)));
+  SmallVector<Value> carried;
+  for (unsigned number : plan.fetchArgs)
+    carried.push_back(newLoop.getRegionIterArg(number));
+  SmallVector<Value> fetched = emitFetch(b, plan, aheadIv, carried, slot);
 
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   SmallVector<Value> yields;
@@ -433,8 +443,7 @@ void rewriteLoop(LoopPlan &plan) {
     yields.push_back(map.lookupOrDefault(yield.getOperand(number)));
   for (auto [number, value] : llvm::zip_equal(plan.fetchArgs, fetched))
     yields[number] = value;
-  yields.push_back(emitNextSlot(b, loc, insertSlot, numStages));
-  yields.push_back(emitNextSlot(b, loc, extractSlot, numStages));
+  yields.push_back(emitNextSlot(b, loc, slot, numStages));
   scf::YieldOp::create(b, yield.getLoc(), yields);
 
   // Address computations of the consume stage that only fed the loads.

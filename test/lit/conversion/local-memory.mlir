@@ -134,3 +134,26 @@ func.func @replicated(%x: tensor<16xf32, #v1>) -> tensor<16xf32, #v1> {
   return %y : tensor<16xf32, #v1>
 }
 }
+
+// -----
+
+// A window (local_load with offsets) of a swizzled 64x64 buffer: the
+// window's origin (32, 32) is row 32 (offset 2048) and column chunk 4,
+// which the swizzle (phase over chunk bits 0-1) never moves: the origin's
+// image, 2080, adds to the thread part (no xor), and the 16-byte vectors
+// of the whole-buffer load stay.
+// CHECK-LABEL: llvm.func internal @window
+// CHECK-DAG: %[[ORIGIN:.*]] = llvm.mlir.constant(2080 : i32) : i32
+// CHECK: %[[OFF:.*]] = llvm.add %{{.*}}, %[[ORIGIN]] : i32
+// CHECK: %[[PTR:.*]] = llvm.getelementptr %arg0[%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f16
+// CHECK: llvm.load %[[PTR]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<8xf16>
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+#bl = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @window(%buf: !tkgpu.memdesc<64x64xf16, #sh>) -> tensor<32x32xf16, #bl> {
+    %a = tkgpu.local_load %buf at [32, 32] : !tkgpu.memdesc<64x64xf16, #sh> -> tensor<32x32xf16, #bl>
+    return %a : tensor<32x32xf16, #bl>
+  }
+}

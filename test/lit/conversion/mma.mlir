@@ -96,3 +96,42 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
   }
 }
 
+
+// -----
+
+// ldmatrix of a k-slice window (tkgpu-prefetch's form): columns 16-31 of a
+// 64x32 f16 A tile whose swizzle (2 rows per 128 bytes, 4 phases) moves
+// column chunks by the row. Column 16 is chunk 2, which the swizzle xors
+// with the phase: the origin's image 16 is xored into each ldmatrix's
+// address (groups 0 and 1024: 16 and 1040), where the whole tile's first
+// K-slice uses the thread part itself and adds 1024 (bits it never sets).
+// CHECK-LABEL: llvm.func internal @window
+// CHECK-DAG: %[[G1:.*]] = llvm.mlir.constant(1040 : i32) : i32
+// CHECK-DAG: %[[G0:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK: %[[T0:.*]] = llvm.xor %[[THREAD:.*]], %[[G0]] : i32
+// CHECK: llvm.getelementptr %arg0[%[[T0]]]
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+// CHECK: %[[T1:.*]] = llvm.xor %[[THREAD]], %[[G1]] : i32
+// CHECK: llvm.getelementptr %arg0[%[[T1]]]
+// CHECK: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-LABEL: llvm.func internal @first_slice
+// CHECK-DAG: %[[F1:.*]] = llvm.mlir.constant(1024 : i32) : i32
+// CHECK: %[[P0:.*]] = llvm.getelementptr %arg0[%[[FT:[0-9]+]]]
+// CHECK: nvvm.ldmatrix %[[P0]]
+// CHECK: %[[FT1:.*]] = llvm.add %[[FT]], %[[F1]] : i32
+// CHECK: nvvm.ldmatrix
+// CHECK-NOT: nvvm.ldmatrix
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dA = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 2, maxPhase = 4, order = [1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @window(%buf: !tkgpu.memdesc<64x32xf16, #sh>) -> tensor<64x16xf16, #dA> {
+    %a = tkgpu.local_load %buf at [0, 16] : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x16xf16, #dA>
+    return %a : tensor<64x16xf16, #dA>
+  }
+  func.func @first_slice(%buf: !tkgpu.memdesc<64x32xf16, #sh>) -> tensor<64x16xf16, #dA> {
+    %a = tkgpu.local_load %buf at [0, 0] : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x16xf16, #dA>
+    return %a : tensor<64x16xf16, #dA>
+  }
+}

@@ -125,3 +125,33 @@ func.func @local_load(%m: !tkgpu.memdesc<16x16xf32, #sh>) {
   %x = tkgpu.local_load %m : !tkgpu.memdesc<16x16xf32, #sh> -> tensor<16x16xf16, #b>
   return
 }
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @local_load_window_unaligned(%m: !tkgpu.memdesc<16x32xf32, #sh>) {
+  // expected-error @+1 {{window offset 8 of dimension 1 must be a multiple of the window's extent 16 inside the buffer's 32}}
+  %x = tkgpu.local_load %m at [0, 8] : !tkgpu.memdesc<16x32xf32, #sh> -> tensor<16x16xf32, #b>
+  return
+}
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @local_load_window_outside(%m: !tkgpu.memdesc<16x32xf32, #sh>) {
+  // expected-error @+1 {{window offset 32 of dimension 1 must be a multiple of the window's extent 16 inside the buffer's 32}}
+  %x = tkgpu.local_load %m at [0, 32] : !tkgpu.memdesc<16x32xf32, #sh> -> tensor<16x16xf32, #b>
+  return
+}
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @local_load_window_rank(%m: !tkgpu.memdesc<16x32xf32, #sh>) {
+  // expected-error @+1 {{at 1 offsets does not match the rank and element type}}
+  %x = tkgpu.local_load %m at [0] : !tkgpu.memdesc<16x32xf32, #sh> -> tensor<16x16xf32, #b>
+  return
+}

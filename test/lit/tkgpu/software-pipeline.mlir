@@ -3,8 +3,9 @@
 // RUN: tk-opt %s -split-input-file -tkgpu-pipeline=num-stages=1 | FileCheck %s --check-prefix=S1
 // RUN: tk-opt %s -split-input-file -tkgpu-pipeline -canonicalize -cse | FileCheck %s --check-prefix=CANON
 // tkgpu-pipeline: the operand loads of dot loops become num_stages-deep
-// cp.async multi-buffers, fetched num_stages - 1 iterations ahead (the
-// default is 3: prologue of 2 fetches, wait for 1 group in the loop).
+// cp.async multi-buffers, fetched num_stages iterations ahead at the end of
+// the body (the default is 3: 2 prologue fetches, a wait for 1 group, the
+// third fetch; in the loop, the body, a wait for 1 group, a fetch).
 
 // A matmul K loop in accelerate-matmul's form, with a run-time trip count
 // cdiv(K, 32): A's tile goes straight to local_alloc, B's through a
@@ -41,46 +42,54 @@
 // CHECK: tkgpu.memdesc_index %[[BUFB]][%[[SLOT1]]]
 // CHECK: tkgpu.async_copy_global_to_local %[[PB1]],
 // CHECK: tkgpu.async_commit_group
+// Iteration 0 has landed; then iteration 2 into slot 2.
+// CHECK-NEXT: tkgpu.async_wait 1
+// CHECK: %[[IV2:.*]] = arith.addi %[[LB]], %{{.*}} : i32
+// CHECK: %[[SLOT2:.*]] = arith.constant 2 : i32
+// CHECK: %[[PA3:.*]] = tk.addptr %[[PA2]],
+// CHECK: %[[PB3:.*]] = tk.addptr %[[PB2]],
+// CHECK: %[[HAS2:.*]] = arith.cmpi slt, %[[IV2]], %[[UB]] : i32
+// CHECK: tkgpu.memdesc_index %[[BUFA]][%[[SLOT2]]]
+// CHECK: tkgpu.async_copy_global_to_local %[[PA2]],
+// CHECK: tkgpu.memdesc_index %[[BUFB]][%[[SLOT2]]]
+// CHECK: tkgpu.async_copy_global_to_local %[[PB2]],
+// CHECK: tkgpu.async_commit_group
 // CHECK-NOT: tkgpu.async_copy_global_to_local
 // CHECK-NOT: tkgpu.async_commit_group
-// The loop carries the pointers of iteration i + 2 and the two slots.
-// CHECK: %[[R:.*]]:5 = scf.for %[[IV:[^ ]*]] = %[[LB]] to %[[UB]] step %{{[^ ]*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, %[[PA:[^ ]*]] = %[[PA2]], %[[PB:[^ ]*]] = %[[PB2]], %[[INS:[^ ]*]] = %c2_i32, %[[EXT:[^ ]*]] = %c0_i32_{{[0-9]+}})
+// The loop carries the pointers of iteration i + 3 and one slot.
+// CHECK: %[[R:.*]]:4 = scf.for %[[IV:[^ ]*]] = %[[LB]] to %[[UB]] step %{{[^ ]*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, %[[PA:[^ ]*]] = %[[PA3]], %[[PB:[^ ]*]] = %[[PB3]], %[[SLOT:[^ ]*]] = %c0_i32_{{[0-9]+}})
+// The old body first, reading this iteration's slot: nothing to wait for.
+// CHECK-NEXT: %[[VA:.*]] = tkgpu.memdesc_index %[[BUFA]][%[[SLOT]]]
+// CHECK-NEXT: %[[VB:.*]] = tkgpu.memdesc_index %[[BUFB]][%[[SLOT]]]
+// CHECK-NEXT: %[[OA:.*]] = tkgpu.local_load %[[VA]] : !tkgpu.memdesc<64x32xf16, #[[SH2]]> -> tensor<64x32xf16, #dot_op>
+// CHECK-NEXT: %[[OB:.*]] = tkgpu.local_load %[[VB]] : !tkgpu.memdesc<32x64xf16, #[[SH2]]> -> tensor<32x64xf16, #dot_op1>
+// CHECK-NEXT: %[[D:.*]] = tk.dot %[[OA]], %[[OB]], %[[ACC]]
+// Then iteration i + 1 has landed, and iteration i + 3 goes into the slot
+// just read, masked with i + 3 < ub.
 // CHECK-NEXT: tkgpu.async_wait 1
-// CHECK-NEXT: %[[VA:.*]] = tkgpu.memdesc_index %[[BUFA]][%[[EXT]]]
-// CHECK-NEXT: %[[VB:.*]] = tkgpu.memdesc_index %[[BUFB]][%[[EXT]]]
-// Fetch of iteration i + 2 into the insert slot, masked with i + 2 < ub,
-// issued before the reads of this iteration's slot.
-// CHECK-NEXT: %[[C2:.*]] = arith.constant 2 : i32
-// CHECK-NEXT: %[[DIST:.*]] = arith.muli %{{.*}}, %[[C2]] : i32
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK-NEXT: %[[DIST:.*]] = arith.muli %{{.*}}, %[[C3]] : i32
 // CHECK-NEXT: %[[IVF:.*]] = arith.addi %[[IV]], %[[DIST]] : i32
 // CHECK: %[[NA:.*]] = tk.addptr %[[PA]],
 // CHECK: %[[NB:.*]] = tk.addptr %[[PB]],
 // CHECK: %[[HAS:.*]] = arith.cmpi slt, %[[IVF]], %[[UB]] : i32
 // CHECK: %[[E:.*]] = tk.splat %[[HAS]] : i1 -> tensor<64x32xi1
 // CHECK: %[[M:.*]] = arith.andi %{{.*}}, %[[E]] : tensor<64x32xi1
-// CHECK: %[[DA:.*]] = tkgpu.memdesc_index %[[BUFA]][%[[INS]]]
+// CHECK: %[[DA:.*]] = tkgpu.memdesc_index %[[BUFA]][%[[SLOT]]]
 // CHECK: tkgpu.async_copy_global_to_local %[[PA]], %[[DA]] mask %[[M]]
-// CHECK: %[[DB:.*]] = tkgpu.memdesc_index %[[BUFB]][%[[INS]]]
+// CHECK: %[[DB:.*]] = tkgpu.memdesc_index %[[BUFB]][%[[SLOT]]]
 // CHECK: tkgpu.async_copy_global_to_local %[[PB]], %[[DB]] mask
 // CHECK-NEXT: tkgpu.async_commit_group
-// CHECK-NEXT: %[[OA:.*]] = tkgpu.local_load %[[VA]] : !tkgpu.memdesc<64x32xf16, #[[SH2]]> -> tensor<64x32xf16, #dot_op>
-// CHECK-NEXT: %[[OB:.*]] = tkgpu.local_load %[[VB]] : !tkgpu.memdesc<32x64xf16, #[[SH2]]> -> tensor<32x64xf16, #dot_op1>
-// CHECK-NEXT: %[[D:.*]] = tk.dot %[[OA]], %[[OB]], %[[ACC]]
 // CHECK-NOT: tk.load
 // CHECK-NOT: tkgpu.local_alloc
 // CHECK-NOT: tkgpu.async_copy_global_to_local
-// Slots advance modulo 3.
-// CHECK: %[[INS1:.*]] = arith.addi %[[INS]], %{{.*}} : i32
-// CHECK-NEXT: %[[C3:.*]] = arith.constant 3 : i32
-// CHECK-NEXT: %[[INSW:.*]] = arith.cmpi eq, %[[INS1]], %[[C3]] : i32
+// The slot advances modulo 3.
+// CHECK: %[[SLOT1:.*]] = arith.addi %[[SLOT]], %{{.*}} : i32
+// CHECK-NEXT: %[[C3S:.*]] = arith.constant 3 : i32
+// CHECK-NEXT: %[[WRAP:.*]] = arith.cmpi eq, %[[SLOT1]], %[[C3S]] : i32
 // CHECK-NEXT: %[[Z:.*]] = arith.constant 0 : i32
-// CHECK-NEXT: %[[INSN:.*]] = arith.select %[[INSW]], %[[Z]], %[[INS1]] : i32
-// CHECK: %[[EXT1:.*]] = arith.addi %[[EXT]], %{{.*}} : i32
-// CHECK-NEXT: %[[C3E:.*]] = arith.constant 3 : i32
-// CHECK-NEXT: %[[EXTW:.*]] = arith.cmpi eq, %[[EXT1]], %[[C3E]] : i32
-// CHECK-NEXT: %[[ZE:.*]] = arith.constant 0 : i32
-// CHECK-NEXT: %[[EXTN:.*]] = arith.select %[[EXTW]], %[[ZE]], %[[EXT1]] : i32
-// CHECK-NEXT: scf.yield %[[D]], %[[NA]], %[[NB]], %[[INSN]], %[[EXTN]] :
+// CHECK-NEXT: %[[NEXT:.*]] = arith.select %[[WRAP]], %[[Z]], %[[SLOT1]] : i32
+// CHECK-NEXT: scf.yield %[[D]], %[[NA]], %[[NB]], %[[NEXT]] :
 // CHECK-NEXT: }
 // Epilogue: nothing in flight when the buffers die.
 // CHECK-NEXT: tkgpu.async_wait 0
@@ -88,7 +97,8 @@
 // CHECK-NEXT: tkgpu.local_dealloc %[[BUFB]] : !tkgpu.memdesc<3x32x64xf16, #[[SH3]]>
 // CHECK-NEXT: return %[[R]]#0
 
-// num-stages=4: four buffers, three prologue fetches, wait for 2 groups.
+// num-stages=4: four buffers, three prologue fetches, a wait leaving 2
+// groups pending, the fourth fetch; the loop waits for 2 after its body.
 // S4-LABEL: func.func @matmul(
 // S4: tkgpu.local_alloc !tkgpu.memdesc<4x64x32xf16
 // S4: tkgpu.local_alloc !tkgpu.memdesc<4x32x64xf16
@@ -101,11 +111,16 @@
 // S4: tkgpu.async_copy_global_to_local {{.*}} : tensor<64x32x!tk.ptr<f16>
 // S4: tkgpu.async_copy_global_to_local {{.*}} : tensor<32x64x!tk.ptr<f16>
 // S4-NEXT: tkgpu.async_commit_group
+// S4-NEXT: tkgpu.async_wait 2
+// S4: tkgpu.async_copy_global_to_local {{.*}} : tensor<64x32x!tk.ptr<f16>
+// S4: tkgpu.async_copy_global_to_local {{.*}} : tensor<32x64x!tk.ptr<f16>
+// S4-NEXT: tkgpu.async_commit_group
 // S4-NOT: tkgpu.async_copy_global_to_local
 // S4-NOT: tkgpu.async_commit_group
-// S4: scf.for {{.*}} iter_args({{.*}}, %{{[^ ]*}} = %c3_i32, %{{[^ ]*}} = %c0_i32_{{[0-9]+}})
+// S4: scf.for {{.*}} iter_args({{.*}}, %{{[^ ]*}} = %c0_i32_{{[0-9]+}})
+// S4: tk.dot
 // S4-NEXT: tkgpu.async_wait 2
-// S4: arith.constant 3 : i32
+// S4-NEXT: arith.constant 4 : i32
 // S4: tkgpu.async_copy_global_to_local
 // S4: tkgpu.async_copy_global_to_local
 // S4-NEXT: tkgpu.async_commit_group
@@ -123,11 +138,15 @@
 // S1: tkgpu.local_alloc %
 // S1-NOT: tkgpu.async_copy_global_to_local
 
-// After canonicalize and cse, the prologue is two fetches of straight-line
+// After canonicalize and cse, the prologue is three fetches of straight-line
 // code and the loop keeps its shape.
 // CANON-LABEL: func.func @matmul(
 // CANON-COUNT-2: tkgpu.async_commit_group
+// CANON-NEXT: tkgpu.async_wait 1
+// CANON: tkgpu.async_commit_group
 // CANON: scf.for
+// CANON-NOT: tkgpu.async_wait
+// CANON: tk.dot
 // CANON-NEXT: tkgpu.async_wait 1
 // CANON: tkgpu.async_commit_group
 // CANON: scf.yield
@@ -211,8 +230,11 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 // CHECK: tkgpu.async_copy_global_to_local
 // CHECK: tkgpu.async_copy_global_to_local
 // CHECK: tkgpu.async_commit_group
+// CHECK-NEXT: tkgpu.async_wait 0
+// CHECK: tkgpu.async_commit_group
 // CHECK-NOT: tkgpu.async_commit_group
-// CHECK: scf.for {{.*}} iter_args({{.*}}, %{{[^ ]*}} = %c1_i32_{{[0-9]+}}, %{{[^ ]*}} = %c0_i32_{{[0-9]+}})
+// CHECK: scf.for {{.*}} iter_args({{.*}}, %{{[^ ]*}} = %c0_i32_{{[0-9]+}})
+// CHECK: tk.dot
 // CHECK-NEXT: tkgpu.async_wait 0
 // CHECK: tkgpu.async_commit_group
 // CHECK: arith.constant 2 : i32
@@ -608,7 +630,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 // -----
 
 // for k in range(0, K, 32) on unsigned bounds: iterations exist while
-// lb + j*step < ub, compared unsigned, and the fetch runs 2 steps ahead.
+// lb + j*step < ub, compared unsigned, and the fetch runs 3 steps ahead.
 // CHECK-LABEL: func.func @unsigned_step(
 // CHECK-SAME: %[[K:arg2]]: i32
 // CHECK: %[[HAS0:.*]] = arith.cmpi ult, %[[LB:c0_i32]], %[[K]] : i32
@@ -617,9 +639,10 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 // CHECK: %[[IV1:.*]] = arith.addi %[[LB]], %[[D1]] : i32
 // CHECK: arith.cmpi ult, %[[IV1]], %[[K]] : i32
 // CHECK: tkgpu.async_commit_group
+// CHECK: tkgpu.async_commit_group
 // CHECK: scf.for unsigned %[[IV:[^ ]*]] = %[[LB]] to %[[K]] step %[[STEP]]
-// CHECK: %[[C2:.*]] = arith.constant 2 : i32
-// CHECK: %[[D:.*]] = arith.muli %[[STEP]], %[[C2]] : i32
+// CHECK: %[[C3:.*]] = arith.constant 3 : i32
+// CHECK: %[[D:.*]] = arith.muli %[[STEP]], %[[C3]] : i32
 // CHECK: %[[IVF:.*]] = arith.addi %[[IV]], %[[D]] : i32
 // CHECK: arith.cmpi ult, %[[IVF]], %[[K]] : i32
 

@@ -1,0 +1,230 @@
+//===- Prefetch.cpp - k-slices of dot operands, the first one a loop ahead --===//
+//
+// An mma.sync dot reads its operands from shared memory with ldmatrix.
+// Loading a whole BLOCK_K tile of A and B before the first mma keeps all of
+// it live in registers (at 128x128x64 with 4 warps: 64 + 64 registers per
+// thread next to the 128 of the accumulator) and exposes the shared-memory
+// latency at the top of every iteration. This pass does two things:
+//
+// 1. K-slices. A `tk.dot` whose operands are whole-tile `local_load`s into
+//    #dot_operand layouts becomes a chain of dots over k-slices of one
+//    instruction's K (8 * kWidth: 16 for f16/bf16, 8 for tf32, 32 for i8),
+//    each operand slice a window load (`local_load %buf at [0, k]`):
+//
+//      a = local_load A; b = local_load B; d = dot a, b, c
+//    becomes, with K = 2 slices,
+//      a0 = local_load A[0, 0]; b0 = local_load B[0, 0];  d0 = dot a0, b0, c
+//      a1 = local_load A[0, 16]; b1 = local_load B[16, 0]; d  = dot a1, b1, d0
+//
+//    so that only one slice per operand is live, and the scheduler can
+//    overlap the loads of slice k+1 with the mma of slice k.
+//
+// 2. Prefetch. In an scf.for whose operand tile is `memdesc_index %buf[%s]`
+//    of a multi-buffer defined outside the loop, %s an iter_arg (the form
+//    tkgpu-pipeline produces), the first slice is loaded one iteration
+//    ahead: before the loop from %buf[init of %s], and at the end of the
+//    body from %buf[next %s], carried as an iter_arg. Then the first mma of
+//    an iteration has its operands in registers, and their loads overlap
+//    the last mmas of the previous iteration.
+//
+//    This is exact when no op of the body before the load writes memory
+//    (nor waits for async copies): the load then sees the memory that the
+//    end of the previous iteration (or the loop's entry) sees. The
+//    pipeliner puts its wait and copies at the end of the body for that
+//    reason; the copies in flight there target another slot, and membar's
+//    one barrier per iteration, after the wait, orders the early load after
+//    the landed copies of its slot.
+//
+// Dots whose operands are computed in registers (tf32x3's split operands)
+// or loads with other users are left alone, as are tiles whose K is not a
+// multiple of the slice.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/transforms/gpu/Passes.h"
+#include "dialects/tk/TkDialect.h"
+#include "dialects/tkgpu/TkgpuDialect.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKGPUPREFETCH
+#include "compiler/transforms/gpu/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+/// The whole-tile dot-operand load feeding operand `opIdx` of `dot`, or
+/// null.
+LocalLoadOp getOperandLoad(tk::DotOp dot, Value operand) {
+  auto load = operand.getDefiningOp<LocalLoadOp>();
+  if (!load || load.getOffsets() || !load->hasOneUse())
+    return nullptr;
+  if (!isa<DotOperandEncodingAttr>(load.getType().getEncoding()))
+    return nullptr;
+  return load;
+}
+
+/// A window of `load`'s result: `extent` elements of dimension `kDim` at
+/// `offset` (the other dimension whole).
+LocalLoadOp createSlice(OpBuilder &b, LocalLoadOp load, unsigned kDim,
+                        int64_t offset, int64_t extent) {
+  RankedTensorType whole = load.getType();
+  SmallVector<int64_t> shape(whole.getShape());
+  shape[kDim] = extent;
+  SmallVector<int64_t> origin(shape.size(), 0);
+  origin[kDim] = offset;
+  auto type = RankedTensorType::get(shape, whole.getElementType(),
+                                    whole.getEncoding());
+  return LocalLoadOp::create(b, load.getLoc(), type, load.getBuffer(),
+                             b.getDenseI64ArrayAttr(origin));
+}
+
+/// Splits `dot` into k-slices; returns the first slice's two loads (null
+/// when the dot is left alone).
+std::pair<LocalLoadOp, LocalLoadOp> splitDot(tk::DotOp dot) {
+  LocalLoadOp a = getOperandLoad(dot, dot.getA());
+  LocalLoadOp b = getOperandLoad(dot, dot.getB());
+  if (!a || !b)
+    return {};
+  auto encoding = cast<DotOperandEncodingAttr>(a.getType().getEncoding());
+  int64_t slice = 8 * encoding.getKWidth();
+  int64_t k = a.getType().getDimSize(1);
+  if (k % slice != 0)
+    return {};
+  OpBuilder builder(dot);
+  Value acc = dot.getC();
+  std::pair<LocalLoadOp, LocalLoadOp> first;
+  for (int64_t offset = 0; offset < k; offset += slice) {
+    LocalLoadOp aSlice = createSlice(builder, a, 1, offset, slice);
+    LocalLoadOp bSlice = createSlice(builder, b, 0, offset, slice);
+    if (offset == 0)
+      first = {aSlice, bSlice};
+    Operation *part = builder.clone(*dot);
+    part->setOperands({aSlice, bSlice, acc});
+    acc = part->getResult(0);
+  }
+  dot.replaceAllUsesWith(acc);
+  dot.erase();
+  a.erase();
+  b.erase();
+  return first;
+}
+
+/// Whether `op` may write memory or wait for writes (conservative).
+bool mayWrite(Operation *op) {
+  if (auto effects = dyn_cast<MemoryEffectOpInterface>(op)) {
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    if (llvm::any_of(instances, [](const MemoryEffects::EffectInstance &e) {
+          return isa<MemoryEffects::Write>(e.getEffect());
+        }))
+      return true;
+  } else if (!op->hasTrait<OpTrait::HasRecursiveMemoryEffects>()) {
+    return true;
+  }
+  for (Region &region : op->getRegions())
+    for (Operation &nested : region.getOps())
+      if (mayWrite(&nested))
+        return true;
+  return false;
+}
+
+/// One first-slice load to issue an iteration ahead.
+struct Prefetch {
+  LocalLoadOp load;
+  MemDescIndexOp tile;
+  BlockArgument slot; // the loop's iter_arg indexing the multi-buffer
+};
+
+std::optional<Prefetch> matchPrefetch(scf::ForOp loop, LocalLoadOp load) {
+  Block *body = loop.getBody();
+  if (load->getBlock() != body)
+    return std::nullopt;
+  auto tile = load.getBuffer().getDefiningOp<MemDescIndexOp>();
+  if (!tile || tile->getBlock() != body ||
+      !loop.isDefinedOutsideOfLoop(tile.getSrc()))
+    return std::nullopt;
+  auto slot = dyn_cast<BlockArgument>(tile.getIndex());
+  if (!slot || slot.getOwner() != body || slot == loop.getInductionVar())
+    return std::nullopt;
+  for (Operation &op : *body) {
+    if (&op == load.getOperation())
+      return Prefetch{load, tile, slot};
+    if (mayWrite(&op))
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+/// `prefetch`'s load of the tile at `slot` (a clone of tile and load).
+Value emitLoad(OpBuilder &b, Prefetch prefetch, Value slot) {
+  IRMapping map;
+  map.map(prefetch.tile.getIndex(), slot);
+  Operation *tile = b.clone(*prefetch.tile, map);
+  map.map(prefetch.tile.getResult(), tile->getResult(0));
+  return b.clone(*prefetch.load, map)->getResult(0);
+}
+
+void prefetchLoop(scf::ForOp loop, MutableArrayRef<Prefetch> prefetches) {
+  IRRewriter rewriter(loop);
+  SmallVector<Value> inits;
+  for (Prefetch &prefetch : prefetches)
+    inits.push_back(emitLoad(rewriter, prefetch,
+                             loop.getTiedLoopInit(prefetch.slot)->get()));
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
+      rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &b, Location, ArrayRef<BlockArgument>) {
+        SmallVector<Value> next;
+        for (Prefetch &prefetch : prefetches)
+          next.push_back(emitLoad(
+              b, prefetch,
+              yield.getOperand(prefetch.slot.getArgNumber() - 1)));
+        return next;
+      });
+  if (failed(replaced))
+    return;
+  auto newLoop = cast<scf::ForOp>(replaced->getOperation());
+  ArrayRef<BlockArgument> args = newLoop.getRegionIterArgs().take_back(
+      prefetches.size());
+  for (auto [prefetch, arg] : llvm::zip_equal(prefetches, args)) {
+    prefetch.load.replaceAllUsesWith(arg);
+    prefetch.load.erase();
+    if (prefetch.tile->use_empty())
+      prefetch.tile.erase();
+  }
+}
+
+struct PrefetchPass : public tkgpu::impl::TkgpuPrefetchBase<PrefetchPass> {
+  using TkgpuPrefetchBase::TkgpuPrefetchBase;
+
+  void runOnOperation() override {
+    SmallVector<tk::DotOp> dots;
+    getOperation().walk([&](tk::DotOp dot) {
+      if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
+        dots.push_back(dot);
+    });
+    llvm::MapVector<scf::ForOp, SmallVector<Prefetch>> loops;
+    for (tk::DotOp dot : dots) {
+      auto loop = dot->getParentOfType<scf::ForOp>();
+      auto [a, b] = splitDot(dot);
+      if (!a || !loop)
+        continue;
+      for (LocalLoadOp load : {a, b})
+        if (std::optional<Prefetch> prefetch = matchPrefetch(loop, load))
+          loops[loop].push_back(*prefetch);
+    }
+    for (auto &[loop, prefetches] : loops)
+      prefetchLoop(loop, prefetches);
+  }
+};
+
+} // namespace

@@ -169,6 +169,10 @@ size_t tk_jit_kernel_num_specializations(const tk_jit_kernel *kernel) {
   return kernel ? kernel->kernel.specializationCount() : 0;
 }
 
+int tk_jit_kernel_num_configs(const tk_jit_kernel *kernel) {
+  return kernel ? int(kernel->kernel.autotuneConfigCount()) : 0;
+}
+
 int tk_jit_launch(tk_jit_kernel *kernel, int64_t gx, int64_t gy, int64_t gz,
                   tkrt_stream *stream, const tkrt_arg *args, int nargs) {
   TK_JIT_REQUIRE(kernel);

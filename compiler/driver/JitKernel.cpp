@@ -234,6 +234,9 @@ const std::vector<Param> &jit::Kernel::params() const { return state->params; }
 const std::vector<std::string> &jit::Kernel::autotuneKey() const {
   return state->signature.autotuneKey;
 }
+size_t jit::Kernel::autotuneConfigCount() const {
+  return state->signature.configCount;
+}
 size_t jit::Kernel::specializationCount() const {
   std::shared_lock<std::shared_mutex> lock(state->mapMutex);
   return state->specializations.size();

@@ -182,6 +182,8 @@ public:
   const std::vector<Param> &params() const;
   /// The names in @autotune(key=[...]); empty without @autotune.
   const std::vector<std::string> &autotuneKey() const;
+  /// The number of @autotune configs; 0 without @autotune.
+  size_t autotuneConfigCount() const;
   /// How many specializations have been compiled so far.
   size_t specializationCount() const;
 

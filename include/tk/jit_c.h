@@ -67,6 +67,8 @@ const char *tk_jit_kernel_param_type(const tk_jit_kernel *kernel, int index);
 /* 1 when launches specialize on the parameter. */
 int tk_jit_kernel_param_specialized(const tk_jit_kernel *kernel, int index);
 size_t tk_jit_kernel_num_specializations(const tk_jit_kernel *kernel);
+/* The number of @autotune configs (0 without @autotune). */
+int tk_jit_kernel_num_configs(const tk_jit_kernel *kernel);
 
 /* Launches the specialization the arguments select, compiling (and tuning)
  * it first when it is new. stream NULL: the default stream. */

@@ -14,12 +14,15 @@
 #include "compiler/driver/Compilation.h"
 #include "compiler/driver/CompileOptions.h"
 #include "compiler/driver/Compiler.h"
+#include "compiler/driver/KernelCache.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -81,6 +84,67 @@ static cl::opt<std::string>
                  cl::desc("Print the IR after each run of this pass"),
                  cl::value_desc("pass"), cl::cat(tkcCategory));
 
+static cl::opt<bool> cacheInfo(
+    "cache-info",
+    cl::desc("Print the kernel cache's folder, entries, bytes and oldest "
+             "use, then exit (docs/cache.md)"),
+    cl::cat(tkcCategory));
+static cl::opt<bool> cacheClear(
+    "cache-clear", cl::desc("Empty the kernel cache, then exit"),
+    cl::cat(tkcCategory));
+
+/// "3.4 MiB" for messages.
+static std::string formatBytes(uint64_t bytes) {
+  const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double value = double(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4)
+    value /= 1024, ++unit;
+  char text[48];
+  std::snprintf(text, sizeof(text), unit ? "%.1f %s" : "%.0f %s", value,
+                units[unit]);
+  return text;
+}
+
+/// --cache-info and --cache-clear, on the cache the environment names.
+static int runCacheCommand() {
+  tk::KernelCacheConfig config = tk::getKernelCacheConfigFromEnvironment();
+  if (config.directory.empty()) {
+    llvm::errs() << "tkc: error: no kernel cache folder (set TK_CACHE_DIR "
+                    "or HOME)\n";
+    return 1;
+  }
+  tk::KernelCache cache(config);
+  if (cacheClear) {
+    tk::KernelCacheInfo removed = cache.clear();
+    llvm::outs() << "tk cache " << config.directory << ": removed "
+                 << removed.entries << " entries ("
+                 << formatBytes(removed.bytes) << ")\n";
+    return 0;
+  }
+  tk::KernelCacheInfo info = cache.getInfo();
+  llvm::outs() << "tk cache " << config.directory
+               << (config.enabled ? "" : " (disabled by TK_CACHE_DISABLE)")
+               << "\n  entries: " << info.entries << "\n  bytes: "
+               << info.bytes << " (" << formatBytes(info.bytes) << ")\n";
+  if (info.entries) {
+    char when[64];
+    std::time_t oldest = std::time_t(info.oldestUse);
+    std::strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC",
+                  std::gmtime(&oldest));
+    llvm::outs() << "  oldest: " << when << "\n";
+  }
+  llvm::outs() << "  limit: "
+               << (config.maxBytes ? std::to_string(config.maxBytes) +
+                                         " bytes (TK_CACHE_MAX_BYTES)"
+                                   : std::string("none (TK_CACHE_MAX_BYTES)"))
+               << "\n";
+  if (info.temporaries)
+    llvm::outs() << "  left-over temporary folders: " << info.temporaries
+                 << "\n";
+  return 0;
+}
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "tkc: error: " << message << "\n";
   return 1;
@@ -115,6 +179,8 @@ int main(int argc, char **argv) {
           &llvm::errs()))
     return 1;
 
+  if (cacheInfo || cacheClear)
+    return runCacheCommand();
   tk::CompileOptions options;
   if (inputFiles.empty())
     return fail("no input file");

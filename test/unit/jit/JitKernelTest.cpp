@@ -29,6 +29,10 @@ using namespace tk;
 
 static thread_local size_t allocationCount = 0;
 
+// These replace the global allocation functions (malloc/free underneath);
+// GCC cannot see that new and delete here are a matching pair.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 void *operator new(size_t size) {
   ++allocationCount;
   if (void *p = std::malloc(size ? size : 1))

@@ -15,6 +15,9 @@
 #include "compiler/driver/CompileOptions.h"
 #include "compiler/driver/Compiler.h"
 #include "compiler/driver/KernelCache.h"
+#ifdef TKC_HAVE_AOT_HEADER
+#include "compiler/driver/AotHeader.h"
+#endif
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -83,6 +86,63 @@ static cl::opt<std::string>
     printIRAfter("print-ir-after",
                  cl::desc("Print the IR after each run of this pass"),
                  cl::value_desc("pass"), cl::cat(tkcCategory));
+
+static cl::list<std::string> variants(
+    "variant",
+    cl::desc("With --emit=header: one specialization variant, e.g. "
+             "'aligned,n=16' or 'none'; repeat for several (the header's "
+             "launcher picks among them at run time)"),
+    cl::value_desc("SPEC"), cl::cat(tkcCategory));
+
+#ifdef TKC_HAVE_AOT_HEADER
+/// --emit=header: compiles each variant and writes the header.
+static int emitHeader(const tk::CompileOptions &options) {
+  auto source = tk::jit::KernelSource::readFile(options.inputPath);
+  if (!source) {
+    llvm::errs() << "tkc: error: " << llvm::toString(source.takeError())
+                 << "\n";
+    return 1;
+  }
+  tk::jit::JitOptions jit;
+  jit.defines = options.defines;
+  jit.numWarps = options.numWarps;
+  jit.numStages = options.numStages;
+  jit.autotuneConfig = options.autotuneConfig;
+  jit.arch = options.arch;
+  jit.useCache = false;
+  jit.toolName = "tkc";
+  std::vector<tk::jit::AotVariant> list;
+  for (const std::string &text : variants) {
+    auto variant = tk::jit::parseAotVariant(text);
+    if (!variant) {
+      llvm::errs() << llvm::toString(variant.takeError()) << "\n";
+      return 1;
+    }
+    list.push_back(std::move(*variant));
+  }
+  if (list.empty())
+    list.push_back({options.assumptions, options.assumeAlignedPointers});
+  auto header =
+      tk::jit::buildAotHeader(*source, options.kernelName, jit, list);
+  if (!header) {
+    llvm::errs() << llvm::toString(header.takeError()) << "\n";
+    return 1;
+  }
+  if (options.outputPath.empty() || options.outputPath == "-") {
+    llvm::outs() << *header;
+    return 0;
+  }
+  std::error_code error;
+  llvm::raw_fd_ostream out(options.outputPath, error);
+  if (error) {
+    llvm::errs() << "tkc: error: cannot write '" << options.outputPath
+                 << "': " << error.message() << "\n";
+    return 1;
+  }
+  out << *header;
+  return 0;
+}
+#endif
 
 static cl::opt<bool> cacheInfo(
     "cache-info",
@@ -199,11 +259,15 @@ int main(int argc, char **argv) {
     options.defines.emplace_back(name.str(), value.str());
   }
 
-  std::optional<tk::EmitKind> emit = tk::parseEmitKind(emitKind);
+  bool emitAotHeader = emitKind == "header";
+  std::optional<tk::EmitKind> emit =
+      emitAotHeader ? tk::EmitKind::Cubin : tk::parseEmitKind(emitKind);
   if (!emit)
     return fail("unknown --emit kind '" + emitKind + "' (expected one of " +
-                tk::getEmitKindNames() + ")");
+                tk::getEmitKindNames() + ", header)");
   options.emit = *emit;
+  if (!variants.empty() && !emitAotHeader)
+    return fail("--variant goes with --emit=header");
 
   if (numWarps.getNumOccurrences()) {
     std::string problem = tk::checkNumWarps(parseCount(numWarps));
@@ -239,6 +303,14 @@ int main(int argc, char **argv) {
   options.printIRAfterAll = printIRAfterAll;
   options.printStats = printStats;
   options.printIRAfter = printIRAfter;
+  if (emitAotHeader) {
+#ifdef TKC_HAVE_AOT_HEADER
+    return emitHeader(options);
+#else
+    return fail("--emit=header needs the GPU back end, which this tkc "
+                "lacks");
+#endif
+  }
 
   tk::Compilation compilation(std::move(options));
   return tk::compileAndReturnStatus(compilation);

@@ -20,6 +20,7 @@
 #include "compiler/driver/JitTuner.h"
 #include "compiler/driver/KernelCache.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cinttypes>
 #include <cstring>
@@ -317,11 +318,11 @@ Specialization &KernelState::specialize(const ArgValue *args, size_t count,
     return *existing;
 
   JitOptions compileOptions = jitOptions;
-  for (size_t i = 0; i < count; ++i) {
+  for (size_t i = 0; i < std::min(count, kMaxSpecializedParams); ++i) {
     uint64_t bit = uint64_t(1) << i;
-    if (i < kMaxSpecializedParams && (key.div16 & bit))
+    if (key.div16 & bit)
       compileOptions.assumptions.push_back({params[i].name, 16});
-    if (i < kMaxSpecializedParams && (key.one & bit))
+    if (key.one & bit)
       compileOptions.assumptions.push_back({params[i].name, 1});
   }
 

@@ -46,7 +46,7 @@ static cl::list<std::string>
 static cl::opt<std::string>
     emitKind("emit",
              cl::desc("What to produce: ast, tk-raw, tk, tkgpu, llvm-mlir, "
-                      "llvm, ptx, cubin (default), sass-report"),
+                      "llvm, ptx, cubin (default), sass-report, header"),
              cl::value_desc("kind"), cl::init("cubin"), cl::cat(tkcCategory));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::value_desc("file"),

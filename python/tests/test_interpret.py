@@ -181,5 +181,87 @@ def fill(out_ptr: *f32, a: f32, b: f64, c: f16, d: bf16, e: u8, f: i1):
         self.assertLessEqual(low, high)
 
 
+class FastPathTest(unittest.TestCase):
+    """The packed GPU path (CUDA tensors and numbers, struct.pack_into)
+    fills the tkrt_arg array as the general path would: checked here with
+    a stand-in torch module and the C launch intercepted (no GPU). The
+    general path would reject the stand-in tensors, so this fails unless the
+    packed path ran."""
+
+    def test_packing(self):
+        import struct
+        import types
+        from tk import _capi, _jit
+
+        fake = types.ModuleType("torch")
+
+        class Tensor:
+            def __init__(self, address, dtype):
+                self.address, self.dtype, self.is_cuda = address, dtype, True
+
+            def data_ptr(self):
+                return self.address
+
+            def get_device(self):
+                return 0
+
+        fake.Tensor = Tensor
+        fake.float32, fake.float16 = object(), object()
+        fake._C = types.SimpleNamespace(
+            _cuda_getCurrentRawStream=lambda index: 0)
+        source = """
+@kernel
+def k(x_ptr: *f32, h_ptr: *f16, n: i32, big: u64, a: f32, b: f64, c: f16,
+      d: bf16, flag: i1, BLOCK: constexpr):
+    store(x_ptr, a)
+"""
+        saved = (sys.modules.get("torch"), _jit._device, _jit._interpreting)
+        lib = _capi.lib()
+        real_launch = lib.tk_jit_launch
+        seen = []
+
+        def launch(handle, gx, gy, gz, stream, args, count):
+            seen.append(([(args[i].type, args[i].value.u64)
+                          for i in range(count)], (gx, gy, gz), stream))
+            return 0
+
+        try:
+            sys.modules["torch"] = fake
+            device = _jit._Device(True)
+            device.interpret = False
+            _jit._device = lambda mode: device
+            _jit._interpreting = lambda: False
+            lib.tk_jit_launch = launch
+            kernel = tk.kernel(source, "k")
+            x = Tensor(0x1000, fake.float32)
+            h = Tensor(0x2000, fake.float16)
+            kernel[(3, 2)](x, h, 7, 2**64 - 1, 1.5, 2.5, 0.5, 1.0, True,
+                           BLOCK=4)
+            kernel[lambda meta: (meta["n"] * meta["BLOCK"],)](
+                x, h, 5, 0, 0.0, 0.0, 0.0, 0.0, False, BLOCK=4)
+        finally:
+            lib.tk_jit_launch = real_launch
+            if saved[0] is None:
+                del sys.modules["torch"]
+            else:
+                sys.modules["torch"] = saved[0]
+            _jit._device, _jit._interpreting = saved[1], saved[2]
+
+        def bits(fmt, value):
+            return int.from_bytes(struct.pack(fmt, value).ljust(8, b"\0"),
+                                  "little")
+
+        args, grid, stream = seen[0]
+        self.assertEqual(grid, (3, 2, 1))
+        self.assertIsNone(stream)
+        self.assertEqual(args, [
+            (_capi.ARG_PTR, 0x1000), (_capi.ARG_PTR, 0x2000),
+            (_capi.ARG_INT, 7), (_capi.ARG_U64, 2**64 - 1),
+            (_capi.ARG_F32, bits("<f", 1.5)), (_capi.ARG_F64, bits("<d", 2.5)),
+            (_capi.ARG_F16, bits("<e", 0.5)), (_capi.ARG_BF16, 0x3F80),
+            (_capi.ARG_I1, 1)])
+        self.assertEqual(seen[1][1], (20, 1, 1))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -143,6 +143,18 @@ class _Handle:
                  lib.tk_jit_kernel_param_type(handle, i).decode()))
         self.num_configs = lib.tk_jit_kernel_num_configs(handle)
         self.args = (_capi.Arg * max(1, len(self.params)))()
+        self.constexprs = {}
+        self._fast = None
+        self._local = threading.local()
+
+    def fast_packer(self):
+        """(converters, struct, tags, first pointer index) for launches whose
+        arguments are all CUDA tensors of the right dtype and plain numbers:
+        one struct.pack_into of the tkrt_arg array instead of ctypes field
+        stores. Built on first use, once torch is imported."""
+        if self._fast is None:
+            self._fast = _FastPacker(self.params)
+        return self._fast
 
     def __del__(self):
         try:
@@ -152,6 +164,112 @@ class _Handle:
 
     def signature(self):
         return "(" + ", ".join("%s: %s" % p for p in self.params) + ")"
+
+
+_SLOW = object()
+
+
+class _FastPacker:
+    """Converts and packs the arguments of the common GPU launch; returns
+    _SLOW from a converter when the general path must handle (or report)
+    an argument."""
+
+    # tkrt_arg: int32 tag, 4 bytes of padding, an 8-byte union.
+    _FORMATS = {"ptr": "i4xQ", "int": "i4xq", "u64": "i4xQ", "f32": "i4xf4x",
+                "f64": "i4xd", "bits16": "i4xH6x"}
+
+    def __init__(self, params):
+        torch = sys.modules.get("torch")
+        tensor = torch.Tensor if torch is not None else None
+        self.converters, self.tags, formats = [], [], ["<"]
+        self.pointer_index = None
+        for index, (_, type_name) in enumerate(params):
+            if type_name.startswith("*"):
+                if self.pointer_index is None:
+                    self.pointer_index = index
+                dtype = None
+                for name, element in _TORCH_DTYPES.items():
+                    if element == type_name[1:] and torch is not None:
+                        dtype = getattr(torch, name.split(".")[1], None)
+                self.converters.append(self._pointer(tensor, dtype))
+                self.tags.append(_capi.ARG_PTR)
+                formats.append(self._FORMATS["ptr"])
+            elif type_name in _INT_TAGS:
+                low, high = _INT_RANGES[type_name]
+                self.converters.append(self._integer(low, high))
+                tag = (_capi.ARG_U64 if type_name == "u64" else
+                       _capi.ARG_I1 if type_name == "i1" else _capi.ARG_INT)
+                self.tags.append(tag)
+                formats.append(self._FORMATS["u64" if type_name == "u64"
+                                             else "int"])
+            elif type_name in ("f32", "f64"):
+                self.converters.append(self._real(None))
+                self.tags.append(_capi.ARG_F32 if type_name == "f32"
+                                 else _capi.ARG_F64)
+                formats.append(self._FORMATS[type_name])
+            else:
+                bits = _f16_bits if type_name == "f16" else _bf16_bits
+                self.converters.append(self._real(bits))
+                self.tags.append(_capi.ARG_F16 if type_name == "f16"
+                                 else _capi.ARG_BF16)
+                formats.append(self._FORMATS["bits16"])
+        self.struct = struct.Struct("".join(formats))
+        self.raw_stream = (getattr(torch._C, "_cuda_getCurrentRawStream",
+                                   None) if torch is not None else None)
+        self.usable = tensor is not None and self.raw_stream is not None
+        self.local = threading.local()
+
+    @staticmethod
+    def _pointer(tensor, dtype):
+        def convert(value):
+            if type(value) is tensor and value.dtype is dtype and value.is_cuda:
+                return value.data_ptr()
+            return _SLOW
+        return convert
+
+    @staticmethod
+    def _integer(low, high):
+        def convert(value):
+            kind = type(value)
+            if (kind is int or kind is bool) and low <= value <= high:
+                return int(value)
+            return _SLOW
+        return convert
+
+    @staticmethod
+    def _real(bits):
+        def convert(value):
+            kind = type(value)
+            if kind is float or kind is int:
+                return bits(value) if bits else float(value)
+            return _SLOW
+        return convert
+
+    def pack(self, args):
+        """The tkrt_arg array (a ctypes pointer) and the CUstream, or None."""
+        if not self.usable or len(args) != len(self.converters):
+            return None
+        local = self.local
+        buffer = getattr(local, "buffer", None)
+        if buffer is None:
+            local.buffer = buffer = ctypes.create_string_buffer(
+                max(1, self.struct.size))
+            local.pointer = ctypes.cast(buffer, ctypes.POINTER(_capi.Arg))
+            local.flat = [0] * (2 * len(self.converters))
+            local.flat[0::2] = self.tags
+        flat = local.flat
+        i = 1
+        for convert, value in zip(self.converters, args):
+            converted = convert(value)
+            if converted is _SLOW:
+                return None
+            flat[i] = converted
+            i += 2
+        self.struct.pack_into(buffer, 0, *flat)
+        stream = 0
+        if self.pointer_index is not None:
+            stream = self.raw_stream(args[self.pointer_index].get_device())
+        return local.pointer, stream
 
 
 class _Staged:
@@ -183,6 +301,20 @@ class _Staged:
                     self.array[...] = self.contiguous
         finally:
             lib.tkrt_free(self.buffer)
+
+
+class _Where:
+    """Names an argument in messages; formatted only when one is raised,
+    so that a launch pays nothing for it."""
+    __slots__ = ("kernel", "index", "name", "type_name")
+
+    def __init__(self, kernel, index, name, type_name):
+        self.kernel, self.index = kernel, index
+        self.name, self.type_name = name, type_name
+
+    def __str__(self):
+        return "kernel '%s': argument %d '%s' (%s)" % (
+            self.kernel, self.index + 1, self.name, self.type_name)
 
 
 class _Meta:
@@ -231,6 +363,7 @@ class JITFunction:
         self.defaults = dict(defaults or {})
         self.quiet = quiet
         self._handles = {}
+        self._by_call = {}
         self._lock = threading.Lock()
 
     def __getitem__(self, grid):
@@ -256,10 +389,20 @@ class JITFunction:
 
     def run(self, *args, grid, num_warps=None, num_stages=None, **kwargs):
         interpret_mode = _interpreting()
-        constexprs = dict(self.defaults)
-        constexprs.update(kwargs)
-        handle = self._handle(interpret_mode, constexprs, num_warps,
-                              num_stages)
+        # The handle by the call's own spelling first (no sorting, no
+        # copies); the canonical key on a miss.
+        quick = (interpret_mode, num_warps, num_stages) + tuple(kwargs.items())
+        handle = self._by_call.get(quick)
+        if handle is None:
+            constexprs = dict(self.defaults)
+            constexprs.update(kwargs)
+            handle = self._handle(interpret_mode, constexprs, num_warps,
+                                  num_stages)
+            handle.constexprs = constexprs
+            self._by_call[quick] = handle
+        if not interpret_mode and self._launch_fast(handle, args, grid):
+            return
+        constexprs = handle.constexprs
         if len(args) != len(handle.params):
             raise TypeError("kernel '%s' takes %d arguments %s, got %d "
                             "(constexprs go as keyword arguments)" %
@@ -307,6 +450,40 @@ class JITFunction:
                 entry.finish()
 
     @staticmethod
+    def _launch_fast(handle, args, grid):
+        """The common GPU launch (CUDA tensors and numbers, a tuple grid or
+        a grid function of the call's constexprs); False to take the
+        general path."""
+        packed = handle.fast_packer().pack(args)
+        if packed is None:
+            return False
+        pointer, cu_stream = packed
+        kind = type(grid)
+        if kind is tuple:
+            dims = grid
+        elif kind is int:
+            dims = (grid,)
+        elif callable(grid) and handle.num_configs == 0:
+            named = dict(zip((p[0] for p in handle.params), args))
+            named.update(handle.constexprs)
+            try:
+                dims = grid(_Meta(None, named))
+            except KeyError:
+                return False
+            if type(dims) is int:
+                dims = (dims,)
+        else:
+            return False
+        count = len(dims)
+        if not 1 <= count <= 3:
+            return False
+        stream = handle.device.stream(cu_stream) if cu_stream else None
+        _capi.check(_capi.lib().tk_jit_launch(
+            handle.handle, dims[0], dims[1] if count > 1 else 1,
+            dims[2] if count > 2 else 1, stream, pointer, len(handle.params)))
+        return True
+
+    @staticmethod
     def _launch_with_grid_fn(lib, handle, grid, named, stream, c_args):
         failure = []
 
@@ -330,9 +507,7 @@ class JITFunction:
     def _convert(self, handle, index, name, type_name, value, arg, staged):
         """Fills `arg` from `value`; returns the CUstream of a CUDA tensor
         (the current stream of its device), else None."""
-        where = "kernel '%s': argument %d '%s' (%s)" % (handle.name,
-                                                        index + 1, name,
-                                                        type_name)
+        where = _Where(handle.name, index, name, type_name)
         if type_name.startswith("*"):
             return self._convert_pointer(handle, where, type_name[1:], value,
                                          arg, staged)
@@ -382,6 +557,11 @@ class JITFunction:
                                     "on (pass CPU tensors or numpy arrays)"
                                     % where)
                 arg.value.ptr = value.data_ptr()
+                # The raw-stream call costs a fraction of
+                # torch.cuda.current_stream() (Triton's launcher uses it).
+                raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+                if raw is not None:
+                    return raw(value.device.index)
                 return torch.cuda.current_stream(value.device).cuda_stream
             if not interpret_mode:
                 raise TypeError("%s: a CPU tensor; move it to the GPU, or "

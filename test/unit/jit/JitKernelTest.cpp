@@ -468,3 +468,45 @@ TEST_F(JitKernelTest, CheapPathAllocatesNothing) {
     FAIL() << error.what();
   }
 }
+
+TEST_F(JitKernelTest, AutotuneCompilesGpuConfigsInParallel) {
+  // Four configs through the whole GPU pipeline (cubins, or PTX without
+  // ptxas) on four threads at once: the compiler must be safe to run
+  // concurrently, and every config must come out.
+  const char *source = R"(
+@autotune(configs=[Config(BLOCK=128), Config(BLOCK=256, num_warps=2),
+                   Config(BLOCK=512, num_warps=8), Config(BLOCK=1024)],
+          key=["n"])
+@kernel
+def scale(x_ptr: *f32, out_ptr: *f32, n: i32, factor: f32, BLOCK: constexpr):
+    offsets = program_id(0) * BLOCK + arange(0, BLOCK)
+    mask = offsets < n
+    store(out_ptr + offsets, load(x_ptr + offsets, mask=mask) * factor,
+          mask=mask)
+)";
+  ScopedEnv loud("TK_AUTOTUNE_QUIET", "0");
+  try {
+    registerBackend("noop", [] { return std::make_unique<NoopBackend>(); });
+    Context noop = Context::createWithBackend("noop");
+    options.defines.clear();
+    options.arch = "sm_90a";
+    options.compileThreads = 4;
+    options.autotuneRepeats = 1;
+    options.autotuneWarmup = 1;
+    auto k = jit::Kernel::fromSource(noop, source, "scale", options);
+    Buffer x = noop.alloc(4096), y = noop.alloc(4096);
+    ::testing::internal::CaptureStderr();
+    k.launch({1}, x, y, 1000, 2.0f);
+    std::string progress = ::testing::internal::GetCapturedStderr();
+    for (int config = 1; config <= 4; ++config)
+      EXPECT_NE(progress.find("config " + std::to_string(config) + "/4 "),
+                std::string::npos)
+          << progress;
+    EXPECT_EQ(progress.find("failed"), std::string::npos) << progress;
+    EXPECT_NE(progress.find("4 configs compiled in"), std::string::npos)
+        << progress;
+    unregisterBackend("noop");
+  } catch (const Error &error) {
+    FAIL() << error.what();
+  }
+}

@@ -268,7 +268,10 @@ class _FastPacker:
         self.struct.pack_into(buffer, 0, *flat)
         stream = 0
         if self.pointer_index is not None:
-            stream = self.raw_stream(args[self.pointer_index].get_device())
+            index = args[self.pointer_index].get_device()
+            if index != 0:
+                return None  # the general path reports it
+            stream = self.raw_stream(index)
         return local.pointer, stream
 
 
@@ -552,6 +555,10 @@ class JITFunction:
                 raise TypeError("%s expects a tensor of %s, got %s" %
                                 (where, element, value.dtype))
             if value.is_cuda:
+                if value.get_device() != 0:
+                    raise TypeError("%s: a tensor on cuda:%d; tk launches on "
+                                    "device 0 (its primary context) only" %
+                                    (where, value.get_device()))
                 if interpret_mode:
                     raise TypeError("%s: a CUDA tensor, but tk.interpret is "
                                     "on (pass CPU tensors or numpy arrays)"

@@ -29,5 +29,17 @@ if [ -x /usr/local/cuda/bin/nvcc ]; then
   /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 \
     bench/gpu/mma_ceiling.cu -o .carry/bin/mma_ceiling
 fi
+# Issue 12: the launch-time JIT as one shared library (LLVM/MLIR linked in
+# statically; the Python package and C programs load it), the
+# launch-overhead benchmark and the AOT-header host program. On the GPU
+# machine: unxz .carry/lib/libtkjit.so.xz; TK_LIBRARY=.carry/lib/libtkjit.so.
+mkdir -p .carry/lib
+if [ -f build-static/lib/libtkjit.so ]; then
+  strip -o .carry/lib/libtkjit.so build-static/lib/libtkjit.so
+  xz -T2 -6 .carry/lib/libtkjit.so
+fi
+for exe in build-static/bin/tk-launch-overhead build-static/bin/example-aot-add; do
+  [ -x "$exe" ] && strip -o .carry/bin/$(basename "$exe") "$exe"
+done
 cp ../shared/bench/triton_ref.py .carry/
 du -sh .carry

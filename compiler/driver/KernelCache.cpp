@@ -396,6 +396,16 @@ std::string CacheKeyBuilder::getKey() const {
 KernelCacheConfig getKernelCacheConfigFromEnvironment() {
   KernelCacheConfig config;
   config.enabled = !isTruthy(std::getenv("TK_CACHE_DISABLE"));
+  if (std::string limit = getEnvironment("TK_CACHE_MAX_BYTES");
+      !limit.empty()) {
+    if (std::optional<uint64_t> bytes = parseCacheSize(limit))
+      config.maxBytes = *bytes;
+    else
+      std::fprintf(stderr,
+                   "tk: warning: ignoring TK_CACHE_MAX_BYTES='%s' (expected "
+                   "a number of bytes, e.g. 500M)\n",
+                   limit.c_str());
+  }
   if (std::string dir = getEnvironment("TK_CACHE_DIR"); !dir.empty()) {
     config.directory = dir;
     return config;
@@ -492,8 +502,13 @@ std::optional<CacheFiles> KernelCache::lookup(std::string_view key) {
   // overwriting a corrupt entry): that is no corruption.
   for (int attempt = 0; attempt < 2; ++attempt) {
     EntryRead read = readEntry(path, key);
-    if (read.state == EntryState::Valid)
+    if (read.state == EntryState::Valid) {
+      // The manifest's time is the entry's last use, for LRU eviction; a
+      // read-only cache keeps its old times.
+      std::string manifest = path + "/" + std::string(kManifestName);
+      ::utimensat(AT_FDCWD, manifest.c_str(), nullptr, 0);
       return std::move(read.files);
+    }
     if (read.state == EntryState::Missing)
       return std::nullopt;
     if (attempt == 0 && read.inode != 0 && wasReplaced(path, read))
@@ -593,8 +608,11 @@ bool KernelCache::store(std::string_view key, const CacheFiles &files) {
            failure == EISDIR;
   };
   error = publish();
-  if (error == 0)
+  if (error == 0) {
+    if (config.maxBytes)
+      evictToSize(config.maxBytes, key);
     return true;
+  }
   if (isOccupied(error)) {
     ReplacementLock lock(config.directory);
     for (int attempt = 0; attempt < 3; ++attempt) {

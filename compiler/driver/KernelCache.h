@@ -69,7 +69,27 @@ struct KernelCacheConfig {
   /// errno value makes that step fail as if the system had returned it,
   /// e.g. ENOSPC for a full disk.
   std::function<int(const std::string &path)> writeFaultHook;
+  /// The size cap in bytes (TK_CACHE_MAX_BYTES); 0: none. After a store
+  /// pushes the cache past it, least recently used entries are removed
+  /// (KernelCacheUsage.cpp).
+  uint64_t maxBytes = 0;
 };
+
+/// What tkc --cache-info prints.
+struct KernelCacheInfo {
+  size_t entries = 0;
+  /// The bytes of the entries' files, manifests included.
+  uint64_t bytes = 0;
+  /// When the least recently used entry was last stored or looked up
+  /// (seconds since the epoch); 0 when the cache is empty.
+  int64_t oldestUse = 0;
+  /// Left-over temporary folders (.tmp-*, .stale-*), not counted above.
+  size_t temporaries = 0;
+};
+
+/// Parses TK_CACHE_MAX_BYTES text: a number of bytes, with an optional K,
+/// M or G suffix (powers of 1024). nullopt when malformed.
+std::optional<uint64_t> parseCacheSize(std::string_view text);
 
 /// The configuration the environment asks for: disabled when
 /// TK_CACHE_DISABLE is 1/true/yes/on; the directory is TK_CACHE_DIR, else
@@ -104,6 +124,15 @@ public:
   /// the entry is now in the cache (true too when another process stored
   /// it first). A failed write warns once and disables further stores.
   bool store(std::string_view key, const CacheFiles &files);
+
+  /// Entries, bytes and the oldest use (KernelCacheUsage.cpp).
+  KernelCacheInfo getInfo() const;
+  /// Removes every entry and left-over temporary folder; returns what
+  /// was there.
+  KernelCacheInfo clear();
+  /// Removes least recently used entries (other than `keep`) until the
+  /// cache holds at most `limit` bytes; returns how many it removed.
+  size_t evictToSize(uint64_t limit, std::string_view keep = {});
 
   /// For entries that pass the cache's checks but not the caller's (a file
   /// it needs is missing): warns as for a corrupt entry and removes it, so

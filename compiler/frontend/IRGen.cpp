@@ -281,12 +281,39 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
           (kw.name == "num_warps" ? decoratorWarps : decoratorStages) = n;
           continue;
         }
-        if (base == "jit" && (kw.name == "do_not_specialize" ||
-                              kw.name == "debug" || kw.name == "noinline"))
+        if (kw.name == "do_not_specialize") {
+          // Read by the launch-time JIT (compiler/driver/JitSignature):
+          // parameter names or indices whose values are not specialized.
+          const auto *list = kw.value->getAs<ast::ListExpr>();
+          if (!list)
+            error(kw.value->loc, "do_not_specialize must be a list of "
+                                 "parameter names, e.g. [\"n\"]");
+          for (const ast::ExprPtr &element : list->elements) {
+            if (element->getAs<ast::IntLitExpr>())
+              continue; // An index, as Triton allows; checked by the JIT.
+            std::string name;
+            if (const auto *s = element->getAs<ast::StringLitExpr>())
+              name = s->value;
+            else if (const auto *n = element->getAs<ast::NameExpr>())
+              name = n->name;
+            else
+              error(element->loc, "expected a parameter name");
+            if (!paramNames.count(name))
+              error(element->loc, "'" + name + "' is not a parameter of '" +
+                                      kernel.name + "'" +
+                                      didYouMean(name, paramList));
+            if (constexprNames.count(name))
+              error(element->loc, "'" + name + "' is a constexpr parameter; "
+                                  "do_not_specialize names run-time "
+                                  "parameters");
+          }
+          continue;
+        }
+        if (base == "jit" && (kw.name == "debug" || kw.name == "noinline"))
           continue; // Triton options with no meaning here.
         error(kw.loc, "unknown argument '" + kw.name + "' of @" +
-                          decorator.name + " (expected num_warps or "
-                                           "num_stages)");
+                          decorator.name + " (expected num_warps, "
+                                           "num_stages or do_not_specialize)");
       }
       continue;
     }

@@ -132,17 +132,17 @@ class ArgChecker {
 public:
   explicit ArgChecker(const Metadata &md) : md(md) {}
 
-  std::vector<ArgValue> check(const std::vector<ArgValue> &args) const {
-    if (args.size() != md.args.size())
+  void check(const ArgValue *args, size_t count,
+             std::vector<ArgValue> &checked) const {
+    if (count != md.args.size())
       throw Error("kernel '" + md.name + "' expects " +
                   countOf(md.args.size(), "argument") + ", got " +
-                  std::to_string(args.size()) + "; its parameters are " +
+                  std::to_string(count) + "; its parameters are " +
                   signature());
-    std::vector<ArgValue> checked;
-    checked.reserve(args.size());
-    for (size_t i = 0; i < args.size(); ++i)
+    checked.clear();
+    checked.reserve(count);
+    for (size_t i = 0; i < count; ++i)
       checked.push_back(checkOne(i, md.args[i], args[i]));
-    return checked;
   }
 
 private:
@@ -244,7 +244,14 @@ private:
 
 std::vector<ArgValue> tk::checkArguments(const Metadata &metadata,
                                          const std::vector<ArgValue> &args) {
-  return ArgChecker(metadata).check(args);
+  std::vector<ArgValue> checked;
+  ArgChecker(metadata).check(args.data(), args.size(), checked);
+  return checked;
+}
+
+void tk::checkArgumentsInto(const Metadata &metadata, const ArgValue *args,
+                            size_t count, std::vector<ArgValue> &checked) {
+  ArgChecker(metadata).check(args, count, checked);
 }
 
 void tk::checkGrid(const Metadata &metadata, const Grid &grid,

@@ -77,6 +77,10 @@ private:
 
 } // namespace
 
+std::unique_ptr<StreamImpl> Backend::wrapStream(void *) {
+  return createStream();
+}
+
 std::unique_ptr<StreamImpl> Backend::createStream() {
   return std::make_unique<ImmediateStream>();
 }

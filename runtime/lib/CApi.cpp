@@ -5,8 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tk/runtime_c.h"
-#include "tk/runtime.h"
+#include "tk/detail/CApiHandles.h"
 
 #include <cstdint>
 #include <new>
@@ -14,9 +13,6 @@
 
 using namespace tk;
 
-struct tkrt_context {
-  Context context;
-};
 struct tkrt_module {
   Module module;
 };
@@ -26,15 +22,29 @@ struct tkrt_kernel {
 struct tkrt_buffer {
   Buffer buffer;
 };
-struct tkrt_stream {
-  Stream stream;
-};
 
 static thread_local std::string lastError;
 
 static int setError(int status, const std::string &message) {
   lastError = message;
   return status;
+}
+
+int tk::detail::setCApiError(int status, const std::string &message) {
+  return setError(status, message);
+}
+
+int tk::detail::guardCApi(void (*body)(void *), void *data) {
+  try {
+    body(data);
+    return TKRT_OK;
+  } catch (const std::bad_alloc &) {
+    return setError(TKRT_ERROR, "out of host memory");
+  } catch (const std::exception &e) {
+    return setError(TKRT_ERROR, e.what());
+  } catch (...) {
+    return setError(TKRT_ERROR, "unknown error");
+  }
 }
 
 template <typename Body> static int guard(Body &&body) {
@@ -194,6 +204,16 @@ int tkrt_stream_create(tkrt_context *context, tkrt_stream **out) {
   return guard([&] { *out = new tkrt_stream{Stream(context->context)}; });
 }
 
+int tkrt_stream_wrap(tkrt_context *context, void *native_handle,
+                     tkrt_stream **out) {
+  TKRT_REQUIRE(out);
+  *out = nullptr;
+  TKRT_REQUIRE(context);
+  return guard([&] {
+    *out = new tkrt_stream{Stream::wrap(context->context, native_handle)};
+  });
+}
+
 void tkrt_stream_destroy(tkrt_stream *stream) { delete stream; }
 
 int tkrt_stream_sync(tkrt_stream *stream) {
@@ -201,11 +221,15 @@ int tkrt_stream_sync(tkrt_stream *stream) {
   return guard([&] { stream->stream.sync(); });
 }
 
+} // extern "C"
+
 /// A C argument as an ArgValue; a value outside its tag's type is an error
 /// rather than silently truncated.
-static ArgValue argFromC(const tkrt_arg &arg, int index) {
+ArgValue tk::detail::argFromC(const tkrt_arg &arg, int index,
+                              const char *function) {
   auto outOfRange = [&](const char *type) -> Error {
-    return Error("tkrt_launch: argument " + std::to_string(index + 1) +
+    return Error(std::string(function) + ": argument " +
+                 std::to_string(index + 1) +
                  " is tagged " + type + " but its value does not fit");
   };
   auto signedValue = [&](ScalarKind kind, int64_t min, int64_t max,
@@ -251,10 +275,12 @@ static ArgValue argFromC(const tkrt_arg &arg, int index) {
   case TKRT_ARG_INT:
     return ArgValue::anyInt(arg.value.i64);
   default:
-    throw Error("tkrt_launch: argument " + std::to_string(index + 1) +
-                " has unknown type tag " + std::to_string(arg.type));
+    throw Error(std::string(function) + ": argument " +
+                std::to_string(index + 1) + " has unknown type tag " + std::to_string(arg.type));
   }
 }
+
+extern "C" {
 
 int tkrt_launch(tkrt_kernel *kernel, int64_t gx, int64_t gy, int64_t gz,
                 tkrt_stream *stream, const tkrt_arg *args, int nargs) {
@@ -267,7 +293,7 @@ int tkrt_launch(tkrt_kernel *kernel, int64_t gx, int64_t gy, int64_t gz,
     std::vector<ArgValue> values;
     values.reserve(static_cast<size_t>(nargs));
     for (int i = 0; i < nargs; ++i)
-      values.push_back(argFromC(args[i], i));
+      values.push_back(detail::argFromC(args[i], i, "tkrt_launch"));
     Grid grid;
     grid.x = gx;
     grid.y = gy;

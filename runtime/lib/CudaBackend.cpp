@@ -29,14 +29,16 @@ class CudaBackend;
 
 class CudaStream final : public StreamImpl {
 public:
-  CudaStream(CudaBackend &backend, CUstream handle)
-      : backend(backend), handle(handle) {}
+  CudaStream(CudaBackend &backend, CUstream handle, bool owned = true)
+      : backend(backend), handle(handle), owned(owned) {}
   ~CudaStream() override;
   void sync() override;
   void *nativeHandle() const override { return handle; }
 
   CudaBackend &backend;
   CUstream handle;
+  /// False for Backend::wrapStream: the caller's handle.
+  bool owned;
 };
 
 class CudaEvent final : public EventImpl {
@@ -98,6 +100,10 @@ public:
   void memset(DevicePtr dst, uint8_t value, size_t bytes) override;
   std::unique_ptr<ModuleImpl> loadModule(const ModuleImage &image) override;
   std::unique_ptr<StreamImpl> createStream() override;
+  std::unique_ptr<StreamImpl> wrapStream(void *nativeHandle) override {
+    return std::make_unique<CudaStream>(
+        *this, static_cast<CUstream>(nativeHandle), /*owned=*/false);
+  }
   std::unique_ptr<EventImpl> createEvent() override;
   void sync() override;
 
@@ -488,7 +494,7 @@ void CudaKernel::launch(const Grid &grid, StreamImpl *stream,
 //===----------------------------------------------------------------------===//
 
 CudaStream::~CudaStream() {
-  if (backend.makeCurrentQuietly())
+  if (owned && handle && backend.makeCurrentQuietly())
     backend.driver.cuStreamDestroy(handle);
 }
 

@@ -66,7 +66,7 @@ Kernel Module::kernel(const std::string &name) const {
 }
 
 void Kernel::launchPacked(const Grid &grid, Stream *stream,
-                          const std::vector<ArgValue> &args) const {
+                          const ArgValue *args, size_t count) const {
   const Metadata &md = state->metadata;
   if (stream && stream->getBackend() != state->backend.get())
     throw Error("kernel '" + md.name +
@@ -74,7 +74,10 @@ void Kernel::launchPacked(const Grid &grid, Stream *stream,
                 "module");
   if (stream && !stream->getImpl())
     throw Error("kernel '" + md.name + "': launch on a moved-from tk::Stream");
-  std::vector<ArgValue> checked = checkArguments(md, args);
+  // Reused across launches on this thread: no allocation per launch. A
+  // backend's launch does not launch again, so one buffer suffices.
+  thread_local std::vector<ArgValue> checked;
+  checkArgumentsInto(md, args, count, checked);
   checkGrid(md, grid, state->device);
   if (grid.isEmpty())
     return; // Nothing to run, as in Triton.

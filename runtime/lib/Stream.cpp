@@ -9,6 +9,12 @@ using namespace tk;
 Stream::Stream(const Context &context)
     : backend(context.sharedBackend()), impl(backend->createStream()) {}
 
+Stream Stream::wrap(const Context &context, void *nativeHandle) {
+  std::shared_ptr<Backend> backend = context.sharedBackend();
+  std::unique_ptr<StreamImpl> impl = backend->wrapStream(nativeHandle);
+  return Stream(std::move(backend), std::move(impl));
+}
+
 Stream &Stream::operator=(Stream &&other) noexcept {
   if (this != &other) {
     impl.reset(); // Before the backend it belongs to can go away.

@@ -32,6 +32,9 @@ ptxas = os.path.join(config.cuda_root, "bin", "ptxas")
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# cuda.h, for tests that compile generated C (tkc --emit=header).
+config.substitutions.append(("%cuda_include",
+                             os.path.join(config.cuda_root, "include")))
 
 # The example host programs and the kernels the build compiled for them
 # (examples/CMakeLists.txt), for tests of what they do with damaged files.

@@ -20,13 +20,27 @@
 
 namespace tk::run {
 
+/// tk-run --bench: after the run, `runs` timed launches.
+struct BenchRequest {
+  unsigned runs = 0; // 0: no benchmark
+  /// Milliseconds of each timed launch.
+  std::vector<double> timesMs;
+  /// Whether the L2 cache was flushed between launches (GPU only).
+  bool flushedL2 = false;
+};
+
 /// `backend` names a libtkrt backend; empty means the GPU
-/// (tk::Mode::Gpu). `seconds` receives the launch-to-sync time.
+/// (tk::Mode::Gpu). `seconds` receives the launch-to-sync time. With
+/// `bench` (runs > 0): warm-up launches, then `runs` launches, each
+/// between two events, with a 256 MiB buffer cleared before each on the
+/// GPU so that no launch finds the previous one's data in L2 (Triton's
+/// do_bench).
 llvm::Error launchThroughRuntime(const RuntimeImage &image,
                                  const std::string &backend,
                                  const interp::LaunchGrid &grid,
                                  const std::vector<BoundArg> &args,
-                                 double &seconds);
+                                 double &seconds,
+                                 BenchRequest *bench = nullptr);
 
 } // namespace tk::run
 

@@ -22,6 +22,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 
@@ -73,6 +74,19 @@ cl::opt<bool> noCache(
     "no-cache",
     cl::desc("Compile .tk kernels for the GPU without the kernel cache "
              "(docs/cache.md; also TK_CACHE_DISABLE=1)"));
+cl::opt<std::string> benchRuns(
+    "bench", cl::ValueOptional,
+    cl::desc("After the run, time N more launches (default 100; also "
+             "--bench N): median and min ms, CUDA events, L2 flushed "
+             "between launches on the GPU"),
+    cl::value_desc("N"));
+cl::opt<double> benchFlops(
+    "flops", cl::desc("With --bench: floating-point operations per launch "
+                      "(prints TFLOP/s)"),
+    cl::init(0));
+cl::opt<double> benchBytes(
+    "bytes", cl::desc("With --bench: bytes moved per launch (prints GB/s)"),
+    cl::init(0));
 cl::opt<bool> showTime(
     "time", cl::desc("Print the run time (launch to completion) to stderr"));
 
@@ -118,8 +132,34 @@ tk::interp::LaunchGrid parseGrid(StringRef text) {
 
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
-  cl::ParseCommandLineOptions(argc, argv,
+  // "--bench N" as well as "--bench=N": an optional value cl::opt reads
+  // only after '='.
+  std::vector<std::string> argStorage;
+  for (int i = 0; i < argc; ++i) {
+    StringRef arg(argv[i]);
+    unsigned runs;
+    if ((arg == "--bench" || arg == "-bench") && i + 1 < argc &&
+        !StringRef(argv[i + 1]).getAsInteger(10, runs)) {
+      argStorage.push_back("--bench=" + std::string(argv[++i]));
+      continue;
+    }
+    argStorage.push_back(argv[i]);
+  }
+  std::vector<char *> argPointers;
+  for (std::string &arg : argStorage)
+    argPointers.push_back(arg.data());
+  cl::ParseCommandLineOptions(int(argPointers.size()), argPointers.data(),
                               "tk-run: run one tk kernel on .npy data\n");
+  BenchRequest bench;
+  if (benchRuns.getNumOccurrences()) {
+    bench.runs = 100;
+    if (!benchRuns.empty() &&
+        (StringRef(benchRuns).getAsInteger(10, bench.runs) || !bench.runs))
+      fatal("--bench takes a positive number of launches, got '" +
+            benchRuns + "'");
+  } else if (benchFlops.getNumOccurrences() || benchBytes.getNumOccurrences()) {
+    fatal("--flops and --bytes go with --bench");
+  }
   if (gpu && interpret)
     fatal("--gpu and --interpret exclude each other");
   if (gpu && !runtimeBackend.empty())
@@ -227,7 +267,7 @@ int main(int argc, char **argv) {
   double seconds = 0;
   if (throughRuntime) {
     if (Error error = launchThroughRuntime(*loaded->image, backend, grid, args,
-                                           seconds))
+                                           seconds, &bench))
       fail(std::move(error));
   } else {
     std::vector<uint64_t> bits;
@@ -239,6 +279,34 @@ int main(int argc, char **argv) {
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                             start)
                   .count();
+    // The interpreter has no events: the host clock, per launch.
+    for (unsigned i = 0; i < bench.runs; ++i) {
+      auto begin = std::chrono::steady_clock::now();
+      if (Error error = kernel.run(grid, bits, memory))
+        fail(std::move(error));
+      bench.timesMs.push_back(std::chrono::duration<double, std::milli>(
+                                  std::chrono::steady_clock::now() - begin)
+                                  .count());
+    }
+  }
+  if (bench.runs) {
+    std::vector<double> times = bench.timesMs;
+    std::sort(times.begin(), times.end());
+    double median = times.size() % 2
+                        ? times[times.size() / 2]
+                        : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
+    outs() << format("tk-run: %s: median %.4f ms, min %.4f ms over %u "
+                     "launches (%s%s)",
+                     kernel.name().c_str(), median, times.front(), bench.runs,
+                     throughRuntime ? (gpu ? "GPU, CUDA events"
+                                           : runtimeBackend.c_str())
+                                    : "interpreter, host clock",
+                     bench.flushedL2 ? ", L2 flushed" : "");
+    if (benchFlops > 0)
+      outs() << format(", %.2f TFLOP/s", benchFlops / (median * 1e-3) / 1e12);
+    if (benchBytes > 0)
+      outs() << format(", %.1f GB/s", benchBytes / (median * 1e-3) / 1e9);
+    outs() << "\n";
   }
   if (showTime)
     errs() << format("tk-run: %s ran %lld x %lld x %lld programs in %.3f ms "

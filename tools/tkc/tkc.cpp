@@ -14,12 +14,18 @@
 #include "compiler/driver/Compilation.h"
 #include "compiler/driver/CompileOptions.h"
 #include "compiler/driver/Compiler.h"
+#include "compiler/driver/KernelCache.h"
+#ifdef TKC_HAVE_AOT_HEADER
+#include "compiler/driver/AotHeader.h"
+#endif
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -40,7 +46,7 @@ static cl::list<std::string>
 static cl::opt<std::string>
     emitKind("emit",
              cl::desc("What to produce: ast, tk-raw, tk, tkgpu, llvm-mlir, "
-                      "llvm, ptx, cubin (default), sass-report"),
+                      "llvm, ptx, cubin (default), sass-report, header"),
              cl::value_desc("kind"), cl::init("cubin"), cl::cat(tkcCategory));
 static cl::opt<std::string> outputPath("o", cl::desc("Output file"),
                                        cl::value_desc("file"),
@@ -81,6 +87,124 @@ static cl::opt<std::string>
                  cl::desc("Print the IR after each run of this pass"),
                  cl::value_desc("pass"), cl::cat(tkcCategory));
 
+static cl::list<std::string> variants(
+    "variant",
+    cl::desc("With --emit=header: one specialization variant, e.g. "
+             "'aligned,n=16' or 'none'; repeat for several (the header's "
+             "launcher picks among them at run time)"),
+    cl::value_desc("SPEC"), cl::cat(tkcCategory));
+
+#ifdef TKC_HAVE_AOT_HEADER
+/// --emit=header: compiles each variant and writes the header.
+static int emitHeader(const tk::CompileOptions &options) {
+  auto source = tk::jit::KernelSource::readFile(options.inputPath);
+  if (!source) {
+    llvm::errs() << "tkc: error: " << llvm::toString(source.takeError())
+                 << "\n";
+    return 1;
+  }
+  tk::jit::JitOptions jit;
+  jit.defines = options.defines;
+  jit.numWarps = options.numWarps;
+  jit.numStages = options.numStages;
+  jit.autotuneConfig = options.autotuneConfig;
+  jit.arch = options.arch;
+  jit.useCache = false;
+  jit.toolName = "tkc";
+  std::vector<tk::jit::AotVariant> list;
+  for (const std::string &text : variants) {
+    auto variant = tk::jit::parseAotVariant(text);
+    if (!variant) {
+      llvm::errs() << llvm::toString(variant.takeError()) << "\n";
+      return 1;
+    }
+    list.push_back(std::move(*variant));
+  }
+  if (list.empty())
+    list.push_back({options.assumptions, options.assumeAlignedPointers});
+  auto header =
+      tk::jit::buildAotHeader(*source, options.kernelName, jit, list);
+  if (!header) {
+    llvm::errs() << llvm::toString(header.takeError()) << "\n";
+    return 1;
+  }
+  if (options.outputPath.empty() || options.outputPath == "-") {
+    llvm::outs() << *header;
+    return 0;
+  }
+  std::error_code error;
+  llvm::raw_fd_ostream out(options.outputPath, error);
+  if (error) {
+    llvm::errs() << "tkc: error: cannot write '" << options.outputPath
+                 << "': " << error.message() << "\n";
+    return 1;
+  }
+  out << *header;
+  return 0;
+}
+#endif
+
+static cl::opt<bool> cacheInfo(
+    "cache-info",
+    cl::desc("Print the kernel cache's folder, entries, bytes and oldest "
+             "use, then exit (docs/cache.md)"),
+    cl::cat(tkcCategory));
+static cl::opt<bool> cacheClear(
+    "cache-clear", cl::desc("Empty the kernel cache, then exit"),
+    cl::cat(tkcCategory));
+
+/// "3.4 MiB" for messages.
+static std::string formatBytes(uint64_t bytes) {
+  const char *units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
+  double value = double(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4)
+    value /= 1024, ++unit;
+  char text[48];
+  std::snprintf(text, sizeof(text), unit ? "%.1f %s" : "%.0f %s", value,
+                units[unit]);
+  return text;
+}
+
+/// --cache-info and --cache-clear, on the cache the environment names.
+static int runCacheCommand() {
+  tk::KernelCacheConfig config = tk::getKernelCacheConfigFromEnvironment();
+  if (config.directory.empty()) {
+    llvm::errs() << "tkc: error: no kernel cache folder (set TK_CACHE_DIR "
+                    "or HOME)\n";
+    return 1;
+  }
+  tk::KernelCache cache(config);
+  if (cacheClear) {
+    tk::KernelCacheInfo removed = cache.clear();
+    llvm::outs() << "tk cache " << config.directory << ": removed "
+                 << removed.entries << " entries ("
+                 << formatBytes(removed.bytes) << ")\n";
+    return 0;
+  }
+  tk::KernelCacheInfo info = cache.getInfo();
+  llvm::outs() << "tk cache " << config.directory
+               << (config.enabled ? "" : " (disabled by TK_CACHE_DISABLE)")
+               << "\n  entries: " << info.entries << "\n  bytes: "
+               << info.bytes << " (" << formatBytes(info.bytes) << ")\n";
+  if (info.entries) {
+    char when[64];
+    std::time_t oldest = std::time_t(info.oldestUse);
+    std::strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC",
+                  std::gmtime(&oldest));
+    llvm::outs() << "  oldest: " << when << "\n";
+  }
+  llvm::outs() << "  limit: "
+               << (config.maxBytes ? std::to_string(config.maxBytes) +
+                                         " bytes (TK_CACHE_MAX_BYTES)"
+                                   : std::string("none (TK_CACHE_MAX_BYTES)"))
+               << "\n";
+  if (info.temporaries)
+    llvm::outs() << "  left-over temporary folders: " << info.temporaries
+                 << "\n";
+  return 0;
+}
+
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "tkc: error: " << message << "\n";
   return 1;
@@ -115,6 +239,8 @@ int main(int argc, char **argv) {
           &llvm::errs()))
     return 1;
 
+  if (cacheInfo || cacheClear)
+    return runCacheCommand();
   tk::CompileOptions options;
   if (inputFiles.empty())
     return fail("no input file");
@@ -133,11 +259,15 @@ int main(int argc, char **argv) {
     options.defines.emplace_back(name.str(), value.str());
   }
 
-  std::optional<tk::EmitKind> emit = tk::parseEmitKind(emitKind);
+  bool emitAotHeader = emitKind == "header";
+  std::optional<tk::EmitKind> emit =
+      emitAotHeader ? tk::EmitKind::Cubin : tk::parseEmitKind(emitKind);
   if (!emit)
     return fail("unknown --emit kind '" + emitKind + "' (expected one of " +
-                tk::getEmitKindNames() + ")");
+                tk::getEmitKindNames() + ", header)");
   options.emit = *emit;
+  if (!variants.empty() && !emitAotHeader)
+    return fail("--variant goes with --emit=header");
 
   if (numWarps.getNumOccurrences()) {
     std::string problem = tk::checkNumWarps(parseCount(numWarps));
@@ -173,6 +303,14 @@ int main(int argc, char **argv) {
   options.printIRAfterAll = printIRAfterAll;
   options.printStats = printStats;
   options.printIRAfter = printIRAfter;
+  if (emitAotHeader) {
+#ifdef TKC_HAVE_AOT_HEADER
+    return emitHeader(options);
+#else
+    return fail("--emit=header needs the GPU back end, which this tkc "
+                "lacks");
+#endif
+  }
 
   tk::Compilation compilation(std::move(options));
   return tk::compileAndReturnStatus(compilation);

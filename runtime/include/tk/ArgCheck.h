@@ -25,6 +25,11 @@ namespace tk {
 std::vector<ArgValue> checkArguments(const Metadata &metadata,
                                      const std::vector<ArgValue> &args);
 
+/// The same into `checked` (cleared first): with enough capacity, no
+/// allocation (the launch-time JIT's cheap path, docs/api.md).
+void checkArgumentsInto(const Metadata &metadata, const ArgValue *args,
+                        size_t count, std::vector<ArgValue> &checked);
+
 /// Throws tk::Error if a grid dimension is negative or exceeds the
 /// device's limit.
 void checkGrid(const Metadata &metadata, const Grid &grid,

@@ -132,6 +132,11 @@ public:
   /// Default: a stream on which launches complete synchronously (right for
   /// an interpreter); sync() does nothing.
   virtual std::unique_ptr<StreamImpl> createStream();
+  /// A stream over a native handle the caller owns (a CUstream from
+  /// PyTorch, say); destroying it leaves the handle alone. nullptr means
+  /// the default stream. Default: the backend has no native streams, so
+  /// any handle is the same immediate queue as createStream().
+  virtual std::unique_ptr<StreamImpl> wrapStream(void *nativeHandle);
   /// Default: an event that reads the host clock after sync().
   virtual std::unique_ptr<EventImpl> createEvent();
 

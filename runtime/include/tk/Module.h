@@ -10,6 +10,7 @@
 #include "tk/Metadata.h"
 #include "tk/Stream.h"
 
+#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -47,18 +48,29 @@ public:
   /// anything is launched; a violation is a tk::Error.
   template <typename... Args>
   void launch(const Grid &grid, Stream &stream, Args &&...args) const {
-    launchPacked(grid, &stream, {toArgValue(std::forward<Args>(args))...});
+    const std::array<ArgValue, sizeof...(Args)> packed{
+        {toArgValue(std::forward<Args>(args))...}};
+    launchPacked(grid, &stream, packed.data(), packed.size());
   }
   /// Launches on the default stream.
   template <typename... Args>
   void launch(const Grid &grid, Args &&...args) const {
-    launchPacked(grid, nullptr, {toArgValue(std::forward<Args>(args))...});
+    const std::array<ArgValue, sizeof...(Args)> packed{
+        {toArgValue(std::forward<Args>(args))...}};
+    launchPacked(grid, nullptr, packed.data(), packed.size());
   }
 
   /// The same with prepared arguments (tools such as tk-run); `stream` may
   /// be nullptr for the default stream.
   void launchPacked(const Grid &grid, Stream *stream,
-                    const std::vector<ArgValue> &args) const;
+                    const std::vector<ArgValue> &args) const {
+    launchPacked(grid, stream, args.data(), args.size());
+  }
+  /// The same from an array; allocates nothing once the calling thread has
+  /// launched a kernel with as many parameters (the checked copy of the
+  /// arguments lives in a per-thread buffer).
+  void launchPacked(const Grid &grid, Stream *stream, const ArgValue *args,
+                    size_t count) const;
 
 private:
   friend class Module;

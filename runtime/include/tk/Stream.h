@@ -17,6 +17,9 @@ class Context;
 class Stream {
 public:
   explicit Stream(const Context &context);
+  /// A stream over `nativeHandle` (a CUstream; nullptr: the legacy default
+  /// stream) that the caller keeps owning, e.g. torch.cuda.current_stream().
+  static Stream wrap(const Context &context, void *nativeHandle);
   Stream(Stream &&) noexcept = default;
   Stream &operator=(Stream &&other) noexcept;
   Stream(const Stream &) = delete;
@@ -32,6 +35,8 @@ public:
   const Backend *getBackend() const { return backend.get(); }
 
 private:
+  Stream(std::shared_ptr<Backend> backend, std::unique_ptr<StreamImpl> impl)
+      : backend(std::move(backend)), impl(std::move(impl)) {}
   std::shared_ptr<Backend> backend;
   std::unique_ptr<StreamImpl> impl;
 };

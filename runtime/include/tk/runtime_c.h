@@ -101,6 +101,11 @@ int tkrt_download(tkrt_buffer *buffer, void *dst, size_t bytes);
 int tkrt_memset(tkrt_buffer *buffer, uint8_t value);
 
 int tkrt_stream_create(tkrt_context *context, tkrt_stream **out);
+/* A stream over a CUstream the caller owns (NULL: the legacy default
+ * stream); destroying it leaves the CUstream alone. In the interpreter any
+ * handle is the immediate queue. */
+int tkrt_stream_wrap(tkrt_context *context, void *native_handle,
+                     tkrt_stream **out);
 void tkrt_stream_destroy(tkrt_stream *stream);
 int tkrt_stream_sync(tkrt_stream *stream);
 

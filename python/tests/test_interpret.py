@@ -1,0 +1,267 @@
+"""The tk package through the CPU interpreter, on numpy arrays (no GPU).
+
+Run: python3 -m unittest discover -s python/tests   (TK_LIBRARY may name
+libtkjit.so; otherwise the checkout's build/lib is used). References are
+computed with numpy.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+# TK_TEST_INSTALLED=1: test the package pip installed, not the checkout's.
+if os.environ.get("TK_TEST_INSTALLED") != "1":
+    sys.path.insert(0, os.path.join(ROOT, "python"))
+
+import tk  # noqa: E402
+
+ADD = """
+@kernel
+def add(x_ptr: *f32, y_ptr: *f32, out_ptr: *f32, n: i32, BLOCK: constexpr):
+    offsets = program_id(0) * BLOCK + arange(0, BLOCK)
+    mask = offsets < n
+    store(out_ptr + offsets,
+          load(x_ptr + offsets, mask=mask) + load(y_ptr + offsets, mask=mask),
+          mask=mask)
+"""
+
+SCALE_TUNED = """
+@autotune(configs=[Config(BLOCK=16), Config(BLOCK=32, num_warps=2)],
+          key=["n"])
+@kernel
+def scale(x_ptr: *f32, out_ptr: *f32, n: i32, factor: f32, BLOCK: constexpr):
+    offsets = program_id(0) * BLOCK + arange(0, BLOCK)
+    mask = offsets < n
+    store(out_ptr + offsets, load(x_ptr + offsets, mask=mask) * factor,
+          mask=mask)
+"""
+
+
+class InterpretTest(unittest.TestCase):
+    def setUp(self):
+        self.cache = tempfile.TemporaryDirectory()
+        os.environ["TK_CACHE_DIR"] = self.cache.name
+        tk.interpret = True
+        self.rng = np.random.default_rng(7)
+
+    def tearDown(self):
+        tk.interpret = False
+        self.cache.cleanup()
+
+    def test_add_on_numpy_arrays(self):
+        add = tk.kernel(ADD, "add")
+        n = 1000
+        x = self.rng.standard_normal(n).astype(np.float32)
+        y = self.rng.standard_normal(n).astype(np.float32)
+        out = np.zeros(n, np.float32)
+        add[(tk.cdiv(n, 256),)](x, y, out, n, BLOCK=256)
+        np.testing.assert_array_equal(out, x + y)
+        # A grid function sees the constexprs and the arguments by name.
+        out[:] = 0
+        add[lambda meta: (tk.cdiv(meta["n"], meta["BLOCK"]),)](
+            x, y, out, n, BLOCK=128)
+        np.testing.assert_array_equal(out, x + y)
+
+    def test_decorator_and_file(self):
+        @tk.kernel(ADD)
+        def add(x, y, out, n, BLOCK=64):
+            pass
+
+        x = np.arange(100, dtype=np.float32)
+        out = np.zeros(100, np.float32)
+        add[(2,)](x, x, out, 100)  # BLOCK from the stub's default
+        np.testing.assert_array_equal(out, 2 * x)
+
+        softmax = tk.jit(os.path.join(ROOT, "examples", "softmax.tk"),
+                         "softmax")
+        rows, cols = 5, 37
+        data = self.rng.standard_normal((rows, cols)).astype(np.float32)
+        result = np.zeros_like(data)
+        softmax[(rows,)](result, data, cols, cols, cols, BLOCK=64)
+        shifted = np.exp(data - data.max(axis=1, keepdims=True))
+        np.testing.assert_allclose(
+            result, shifted / shifted.sum(axis=1, keepdims=True), rtol=1e-5)
+
+    def test_environment_variable(self):
+        tk.interpret = False
+        os.environ["TK_INTERPRET"] = "1"
+        try:
+            add = tk.kernel(ADD, "add")
+            x = np.ones(10, np.float32)
+            out = np.zeros(10, np.float32)
+            add[(1,)](x, x, out, 10, BLOCK=16)
+            np.testing.assert_array_equal(out, 2 * x)
+        finally:
+            del os.environ["TK_INTERPRET"]
+
+    def test_argument_errors(self):
+        add = tk.kernel(ADD, "add")
+        x = np.ones(16, np.float32)
+        with self.assertRaisesRegex(TypeError, "takes 4 arguments"):
+            add[(1,)](x, x, x, BLOCK=16)
+        with self.assertRaisesRegex(TypeError, "expects an array of f32, got "
+                                    "dtype float64"):
+            add[(1,)](x.astype(np.float64), x, x, 16, BLOCK=16)
+        with self.assertRaisesRegex(TypeError, "expects an integer"):
+            add[(1,)](x, x, x, 16.0, BLOCK=16)
+        with self.assertRaisesRegex(OverflowError, "does not fit"):
+            add[(1,)](x, x, x, 2**40, BLOCK=16)
+        with self.assertRaisesRegex(TypeError, "expects a tensor or array"):
+            add[(1,)](x, [1.0], x, 16, BLOCK=16)
+        # A compile error comes with its .tk position.
+        with self.assertRaisesRegex(tk.TkError, "BLOCK"):
+            add[(1,)](x, x, x, 16)
+        with self.assertRaisesRegex(tk.TkError, "has no kernel named 'nope'"):
+            tk.kernel(ADD, "nope")[(1,)](x, x, x, 16, BLOCK=16)
+        # An out-of-bounds access in the interpreter is an error.
+        small = np.ones(4, np.float32)
+        with self.assertRaisesRegex(tk.TkError, "out-of-bounds"):
+            add[(1,)](small, small, small, 16, BLOCK=16)
+
+    def test_scalars_of_every_kind(self):
+        source = """
+@kernel
+def fill(out_ptr: *f32, a: f32, b: f64, c: f16, d: bf16, e: u8, f: i1):
+    value = a + b.to(f32) + c.to(f32) + d.to(f32) + e.to(f32)
+    store(out_ptr, where(f, value, -1.0))
+"""
+        fill = tk.kernel(source)
+        out = np.zeros(1, np.float32)
+        fill[(1,)](out, 1.5, 2.25, 0.5, 4.0, 200, True)
+        self.assertEqual(out[0], 1.5 + 2.25 + 0.5 + 4.0 + 200)
+        fill[(1,)](out, 1.5, 2.25, 0.5, 4.0, 200, False)
+        self.assertEqual(out[0], -1.0)
+
+    def test_autotune_is_quiet_when_asked(self):
+        scale = tk.kernel(SCALE_TUNED, "scale", quiet=True)
+        n = 50
+        x = np.arange(n, dtype=np.float32)
+        out = np.zeros(n, np.float32)
+        scale[lambda meta: (tk.cdiv(n, meta["BLOCK"]),)](x, out, n, 3.0)
+        np.testing.assert_array_equal(out, 3 * x)
+
+    def test_autotune_progress_in_a_child(self):
+        # stderr of the library is the process's: look at it from outside.
+        script = (
+            "import sys, numpy as np; sys.path.append(%r)\n"
+            "import tk; tk.interpret = True\n"
+            "k = tk.kernel(%r, 'scale')\n"
+            "x = np.arange(40, dtype=np.float32); out = np.zeros_like(x)\n"
+            "k[lambda m: (tk.cdiv(40, m['BLOCK']),)](x, out, 40, 2.0)\n"
+            "assert (out == 2 * x).all()\n" % (os.path.join(ROOT, "python"),
+                                               SCALE_TUNED))
+        env = dict(os.environ, TK_AUTOTUNE_QUIET="0")
+        done = subprocess.run([sys.executable, "-c", script], env=env,
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("autotune scale[40]: config 1/2 ", done.stderr)
+        self.assertIn("autotune scale[40]: config 2/2 ", done.stderr)
+        env["TK_AUTOTUNE_QUIET"] = "1"
+        env["TK_CACHE_DIR"] = os.path.join(self.cache.name, "quiet")
+        done = subprocess.run([sys.executable, "-c", script], env=env,
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotIn("autotune", done.stderr)
+
+    def test_do_bench(self):
+        add = tk.kernel(ADD, "add")
+        x = np.ones(64, np.float32)
+        out = np.zeros(64, np.float32)
+        ms = tk.testing.do_bench(lambda: add[(1,)](x, x, out, 64, BLOCK=64),
+                                 warmup=1, rep=5)
+        self.assertGreater(ms, 0)
+        low, high = tk.testing.do_bench(
+            lambda: add[(1,)](x, x, out, 64, BLOCK=64), warmup=1, rep=5,
+            quantiles=[0.2, 0.8])
+        self.assertLessEqual(low, high)
+
+
+class FastPathTest(unittest.TestCase):
+    """The packed GPU path (CUDA tensors and numbers, struct.pack_into)
+    fills the tkrt_arg array as the general path would: checked here with
+    a stand-in torch module and the C launch intercepted (no GPU). The
+    general path would reject the stand-in tensors, so this fails unless the
+    packed path ran."""
+
+    def test_packing(self):
+        import struct
+        import types
+        from tk import _capi, _jit
+
+        fake = types.ModuleType("torch")
+
+        class Tensor:
+            def __init__(self, address, dtype):
+                self.address, self.dtype, self.is_cuda = address, dtype, True
+
+            def data_ptr(self):
+                return self.address
+
+            def get_device(self):
+                return 0
+
+        fake.Tensor = Tensor
+        fake.float32, fake.float16 = object(), object()
+        fake._C = types.SimpleNamespace(
+            _cuda_getCurrentRawStream=lambda index: 0)
+        source = """
+@kernel
+def k(x_ptr: *f32, h_ptr: *f16, n: i32, big: u64, a: f32, b: f64, c: f16,
+      d: bf16, flag: i1, BLOCK: constexpr):
+    store(x_ptr, a)
+"""
+        saved = (sys.modules.get("torch"), _jit._device, _jit._interpreting)
+        lib = _capi.lib()
+        real_launch = lib.tk_jit_launch
+        seen = []
+
+        def launch(handle, gx, gy, gz, stream, args, count):
+            seen.append(([(args[i].type, args[i].value.u64)
+                          for i in range(count)], (gx, gy, gz), stream))
+            return 0
+
+        try:
+            sys.modules["torch"] = fake
+            device = _jit._Device(True)
+            device.interpret = False
+            _jit._device = lambda mode: device
+            _jit._interpreting = lambda: False
+            lib.tk_jit_launch = launch
+            kernel = tk.kernel(source, "k")
+            x = Tensor(0x1000, fake.float32)
+            h = Tensor(0x2000, fake.float16)
+            kernel[(3, 2)](x, h, 7, 2**64 - 1, 1.5, 2.5, 0.5, 1.0, True,
+                           BLOCK=4)
+            kernel[lambda meta: (meta["n"] * meta["BLOCK"],)](
+                x, h, 5, 0, 0.0, 0.0, 0.0, 0.0, False, BLOCK=4)
+        finally:
+            lib.tk_jit_launch = real_launch
+            if saved[0] is None:
+                del sys.modules["torch"]
+            else:
+                sys.modules["torch"] = saved[0]
+            _jit._device, _jit._interpreting = saved[1], saved[2]
+
+        def bits(fmt, value):
+            return int.from_bytes(struct.pack(fmt, value).ljust(8, b"\0"),
+                                  "little")
+
+        args, grid, stream = seen[0]
+        self.assertEqual(grid, (3, 2, 1))
+        self.assertIsNone(stream)
+        self.assertEqual(args, [
+            (_capi.ARG_PTR, 0x1000), (_capi.ARG_PTR, 0x2000),
+            (_capi.ARG_INT, 7), (_capi.ARG_U64, 2**64 - 1),
+            (_capi.ARG_F32, bits("<f", 1.5)), (_capi.ARG_F64, bits("<d", 2.5)),
+            (_capi.ARG_F16, bits("<e", 0.5)), (_capi.ARG_BF16, 0x3F80),
+            (_capi.ARG_I1, 1)])
+        self.assertEqual(seen[1][1], (20, 1, 1))
+
+
+if __name__ == "__main__":
+    unittest.main()

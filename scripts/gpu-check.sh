@@ -115,6 +115,20 @@ if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/matmul" ]; then
     note "matmul under compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed, ' "$OUT/matmul-$tool.log" | tr '\n' ' '))"
   done
 fi
+# 4d. Using tk from applications (issue 12): the Python package on torch
+# tensors, the launch overhead next to raw cuLaunchKernel / Triton / torch,
+# cold and warm compiles and autotuning next to Triton's (the AOT header's
+# host program, example-aot-add, runs with the examples in step 2).
+if [ -f "$C/lib/libtkjit.so.xz" ]; then
+  xz -dkf "$C/lib/libtkjit.so.xz"
+  export TK_LIBRARY=$C/lib/libtkjit.so
+  timeout 120 python3 examples/python/torch_kernels.py >"$OUT/torch_kernels.log" 2>&1
+  note "python torch_kernels: exit $? ($(grep -cE '^ok|ok$' "$OUT/torch_kernels.log") ok lines; $(tail -1 "$OUT/torch_kernels.log"))"
+  timeout 180 python3 bench/gpu/launch_overhead.py --build "$C" --json "$OUT/launch.json" >"$OUT/launch.log" 2>&1
+  note "launch_overhead.py exit $?: $(tail -8 "$OUT/launch.log" | tr '\n' ' ')"
+  timeout 300 python3 bench/gpu/jit_times.py --json "$OUT/jit.json" >"$OUT/jit.log" 2>&1
+  note "jit_times.py exit $?: $(tail -12 "$OUT/jit.log" | tr '\n' ' ')"
+fi
 if [ "${TK_SKIP_TRITON_REF:-0}" != 1 ]; then
   PYTHONUNBUFFERED=1 python3 "$C/triton_ref.py" "$OUT" >"$OUT/triton_ref.log" 2>&1
   note "triton_ref.py exit $?"
@@ -126,7 +140,7 @@ printf '%s\n' "${summary[@]}"
 if [ -f "$OUT/tk.json" ] && [ -f "$OUT/anchors.json" ]; then
   python3 bench/report.py "$OUT/tk.json" "$OUT/anchors.json" "$OUT"
 fi
-for f in anchors.json tk.json bench.json bench.png matmul.json mma_ceiling.json; do
+for f in anchors.json tk.json bench.json bench.png matmul.json mma_ceiling.json launch.json jit.json; do
   [ -f "$OUT/$f" ] && cp "$OUT/$f" "$FINAL/"
 done
 tar czf "$FINAL/logs.tgz" -C "$FINAL" logs && rm -rf "$FINAL/logs"

@@ -28,9 +28,17 @@ python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', tr
 if "$C/bin/tkc" --version >/dev/null 2>&1 || "$C/bin/tkc" --help >/dev/null 2>&1; then
   note "tkc (static) starts: $("$C/bin/tkc" --version 2>&1 | head -1)"
   compile_json="{"
-  for k in add:add.tk:BLOCK=1024 softmax:softmax.tk:BLOCK=1024 matmul:matmul.tk:BLOCK_M=128,BLOCK_N=128,BLOCK_K=32,GROUP_M=8,LEAKY=0; do
-    name=${k%%:*}; rest=${k#*:}; src=${rest%%:*}; defs=${rest#*:}
+  # matmul: specialized as Triton's JIT specializes triton_ref.py's call
+  # (row-major 4096^3 tensors: unit inner strides, the rest multiples of 16,
+  # aligned pointers), so that both compile the same kernel;
+  # matmul_unspecialized: every stride a run-time value.
+  spec="--assume-aligned-pointers,--assume,M=16,--assume,N=16,--assume,K=16,--assume,stride_ak=1,--assume,stride_bn=1,--assume,stride_cn=1,--assume,stride_am=16,--assume,stride_bk=16,--assume,stride_cm=16"
+  for k in add:add.tk:BLOCK=1024: softmax:softmax.tk:BLOCK=1024: \
+      matmul:matmul.tk:BLOCK_M=128,BLOCK_N=128,BLOCK_K=32,GROUP_M=8,LEAKY=0:$spec \
+      matmul_unspecialized:matmul.tk:BLOCK_M=128,BLOCK_N=128,BLOCK_K=32,GROUP_M=8,LEAKY=0:; do
+    name=${k%%:*}; rest=${k#*:}; src=${rest%%:*}; rest=${rest#*:}; defs=${rest%%:*}; extra=${rest#*:}
     dflags=(); IFS=, read -ra ds <<<"$defs"; for d in "${ds[@]}"; do dflags+=(-D "$d"); done
+    [ -n "$extra" ] && { IFS=, read -ra es <<<"$extra"; dflags+=("${es[@]}"); }
     t0=$EPOCHREALTIME
     if "$C/bin/tkc" examples/$src "${dflags[@]}" --emit=cubin -o /tmp/$name.cubin >"$OUT/tkc-$name.log" 2>&1; then
       dt=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.4f", b-a}')

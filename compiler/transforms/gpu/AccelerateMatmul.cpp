@@ -37,6 +37,11 @@
 // that they are not lost to the larger partial sums. The split runs on the
 // dot_operand registers after the single local_load of each operand.
 //
+// Loop-invariant operands: an operand defined outside the loops around the
+// dot (attention's Q, loaded once per program) is staged in shared memory
+// and read into registers before the outermost such loop, once, instead of
+// being stored and re-read with ldmatrix in every iteration.
+//
 // Loops: when the accumulator is an scf.for iter_arg that the dot's result
 // is yielded back to, the loop carries it in #mma (the init converted
 // before the loop, the result converted back after it), so that the loop
@@ -50,6 +55,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_TKGPUACCELERATEMATMUL
@@ -129,16 +135,33 @@ std::optional<MmaPlan> planMma(tk::DotOp dot, unsigned numWarps) {
   return plan;
 }
 
+/// The op before which the shared-memory staging of operand `x` of `dot`
+/// goes: the outermost of the loops directly around the dot that `x` is
+/// invariant in (see the banner), or the dot itself.
+Operation *stagingPoint(Value x, tk::DotOp dot) {
+  Operation *point = dot;
+  for (Operation *parent = dot->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    auto loop = dyn_cast<LoopLikeOpInterface>(parent);
+    if (!loop || !loop.isDefinedOutsideOfLoop(x))
+      break;
+    point = parent;
+  }
+  return point;
+}
+
 /// The dot operand `x` through shared memory: local_alloc (swizzled for
-/// ldmatrix) and local_load into the dot_operand layout. A conversion that
-/// only fed the dot is skipped: the data is stored in the layout it
-/// arrives in.
+/// ldmatrix) and local_load into the dot_operand layout, before the loops
+/// `x` is invariant in. A conversion that only fed the dot is skipped: the
+/// data is stored in the layout it arrives in.
 Value loadDotOperand(OpBuilder &b, Location loc, Value x, unsigned opIdx,
-                     MmaEncodingAttr mma, unsigned kWidth) {
+                     MmaEncodingAttr mma, unsigned kWidth, tk::DotOp dot) {
   if (auto cvt = x.getDefiningOp<ConvertLayoutOp>())
     if (isa_and_nonnull<BlockedEncodingAttr>(
             cast<RankedTensorType>(cvt.getSrc().getType()).getEncoding()))
       x = cvt.getSrc();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(stagingPoint(x, dot));
   auto type = cast<RankedTensorType>(x.getType());
   MLIRContext *ctx = b.getContext();
   auto operand = DotOperandEncodingAttr::get(ctx, opIdx, mma, kWidth);
@@ -179,8 +202,9 @@ tk::DotOp accelerate(tk::DotOp dot, const MmaPlan &plan) {
   auto cType = cast<RankedTensorType>(dot.getC().getType());
   auto mmaType = withEncoding(cType, mma);
 
-  Value a = loadDotOperand(b, loc, dot.getA(), 0, mma, plan.kWidth);
-  Value bOperand = loadDotOperand(b, loc, dot.getB(), 1, mma, plan.kWidth);
+  Value a = loadDotOperand(b, loc, dot.getA(), 0, mma, plan.kWidth, dot);
+  Value bOperand =
+      loadDotOperand(b, loc, dot.getB(), 1, mma, plan.kWidth, dot);
   Value acc = ConvertLayoutOp::create(b, loc, mmaType, dot.getC());
   tk::DotPrecision precision = dot.getPrecision();
   tk::DotOp result;

@@ -35,6 +35,10 @@
 //    one barrier per iteration, after the wait, orders the early load after
 //    the landed copies of its slot.
 //
+//    A whole-tile load outside the dot's block (a loop-invariant operand
+//    that accelerate-matmul staged before the loop) is sliced where it is:
+//    its slices are read once and stay in registers across the loop.
+//
 // Dots whose operands are computed in registers (tf32x3's split operands)
 // or loads with other users are left alone, as are tiles whose K is not a
 // multiple of the slice.
@@ -100,11 +104,19 @@ std::pair<LocalLoadOp, LocalLoadOp> splitDot(tk::DotOp dot) {
   if (k % slice != 0)
     return {};
   OpBuilder builder(dot);
+  // Slices of a load hoisted out of the dot's block stay next to it.
+  auto sliceBuilder = [&](LocalLoadOp load) {
+    OpBuilder at(dot);
+    if (load->getBlock() != dot->getBlock())
+      at.setInsertionPoint(load);
+    return at;
+  };
+  OpBuilder aBuilder = sliceBuilder(a), bBuilder = sliceBuilder(b);
   Value acc = dot.getC();
   std::pair<LocalLoadOp, LocalLoadOp> first;
   for (int64_t offset = 0; offset < k; offset += slice) {
-    LocalLoadOp aSlice = createSlice(builder, a, 1, offset, slice);
-    LocalLoadOp bSlice = createSlice(builder, b, 0, offset, slice);
+    LocalLoadOp aSlice = createSlice(aBuilder, a, 1, offset, slice);
+    LocalLoadOp bSlice = createSlice(bBuilder, b, 0, offset, slice);
     if (offset == 0)
       first = {aSlice, bSlice};
     Operation *part = builder.clone(*dot);

@@ -178,3 +178,42 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %d : tensor<64x32xf32, #l>
   }
 }
+
+// -----
+
+#la = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lb = #tkgpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#lc = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// A loop-invariant operand (attention's Q, loaded before the K loop) is
+// staged in shared memory and read into dot_operand registers once, before
+// the loop; only the loop-varying B goes through shared memory per
+// iteration.
+// CHECK-DAG: #[[OA:.*]] = #tkgpu.dot_operand<{opIdx = 0, parent = #{{.*}}, kWidth = 2}>
+// CHECK-LABEL: func.func @invariant_operand
+// CHECK: %[[Q:.*]] = tk.load
+// CHECK-NEXT: %[[MQ:.*]] = tkgpu.local_alloc %[[Q]]
+// CHECK-NEXT: %[[A:.*]] = tkgpu.local_load %[[MQ]] : {{.*}} -> tensor<128x64xf16, #[[OA]]>
+// CHECK: scf.for
+// CHECK-NOT: local_alloc %[[Q]]
+// CHECK: %[[MB:.*]] = tkgpu.local_alloc
+// CHECK-NEXT: %[[B:.*]] = tkgpu.local_load %[[MB]]
+// CHECK-NEXT: tk.dot %[[A]], %[[B]]
+// CHECK: scf.yield
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @invariant_operand(%pq: tensor<128x64x!tk.ptr<f16>, #la>, %pk: tensor<64x64x!tk.ptr<f16>, #lb>, %po: tensor<128x64x!tk.ptr<f32>, #lc>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #lc>
+    %q = tk.load %pq : tensor<128x64x!tk.ptr<f16>, #la> -> tensor<128x64xf16, #la>
+    %q2 = tkgpu.convert_layout %q : tensor<128x64xf16, #la> -> tensor<128x64xf16, #lc>
+    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x64xf32, #lc>) : i32 {
+      %k = tk.load %pk : tensor<64x64x!tk.ptr<f16>, #lb> -> tensor<64x64xf16, #lb>
+      %k2 = tkgpu.convert_layout %k : tensor<64x64xf16, #lb> -> tensor<64x64xf16, #lc>
+      %d = tk.dot %q2, %k2, %acc : tensor<128x64xf16, #lc> * tensor<64x64xf16, #lc> -> tensor<128x64xf32, #lc>
+      scf.yield %d : tensor<128x64xf32, #lc>
+    }
+    tk.store %po, %acc : tensor<128x64x!tk.ptr<f32>, #lc>, tensor<128x64xf32, #lc>
+    return
+  }
+}

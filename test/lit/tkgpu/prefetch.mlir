@@ -171,3 +171,47 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %e : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A whole-tile load hoisted out of the loop (a loop-invariant A, as
+// accelerate-matmul stages attention's Q) is sliced where it is: its four
+// slices are read once before the loop and stay in registers; only B's
+// slices are read in the body.
+// CHECK-LABEL: func.func @invariant_a(
+// CHECK: %[[MA:.*]] = tkgpu.local_alloc %{{.*}} : tensor<64x64xf16
+// CHECK-NEXT: %[[A0:.*]] = tkgpu.local_load %[[MA]] at [0, 0]
+// CHECK-NEXT: %[[A1:.*]] = tkgpu.local_load %[[MA]] at [0, 16]
+// CHECK-NEXT: %[[A2:.*]] = tkgpu.local_load %[[MA]] at [0, 32]
+// CHECK-NEXT: %[[A3:.*]] = tkgpu.local_load %[[MA]] at [0, 48]
+// CHECK: scf.for
+// CHECK-NOT: local_load %[[MA]]
+// CHECK: tk.dot %[[A0]],
+// CHECK-NOT: local_load %[[MA]]
+// CHECK: tk.dot %[[A1]],
+// CHECK-NOT: local_load %[[MA]]
+// CHECK: tk.dot %[[A2]],
+// CHECK-NOT: local_load %[[MA]]
+// CHECK: tk.dot %[[A3]],
+// CHECK: scf.yield
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dA = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dB = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#bl = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @invariant_a(%q: tensor<64x64xf16, #bl>, %kt: tensor<64x64xf16, #bl>, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %mA = tkgpu.local_alloc %q : tensor<64x64xf16, #bl> -> !tkgpu.memdesc<64x64xf16, #sh>
+    %a = tkgpu.local_load %mA : !tkgpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #dA>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %mB = tkgpu.local_alloc %kt : tensor<64x64xf16, #bl> -> !tkgpu.memdesc<64x64xf16, #sh>
+      %b = tkgpu.local_load %mB : !tkgpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #dB>
+      %d = tk.dot %a, %b, %acc : tensor<64x64xf16, #dA> * tensor<64x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    return %r : tensor<64x64xf32, #mma>
+  }
+}

@@ -19,6 +19,15 @@
 //   repeated, conversions travel down to a user in B where they cancel
 //   (typically the store, whose pointer and mask were rematerialized in B).
 //
+// - Loop-carried values of a dot's layout: an scf.for iter_arg whose next
+//   value is computed (through rematerializable ops) from data the body
+//   converts out of the layout L of a tk.dot result in the loop, or of a
+//   slice of L (a row reduction of it), is carried in L (the init converted
+//   before the loop, the result after it). Attention's m_i, l_i (slices)
+//   and acc (the P @ V accumulator, rescaled each iteration) then live in
+//   the #mma registers that the dot and the reductions of its result
+//   produce, and sinking removes the body's conversions.
+//
 // The phases run one after the other (rematerialize, sink, rematerialize)
 // so that the two directions never undo each other's work.
 //
@@ -344,6 +353,84 @@ struct CarryLoopValueInUserLayout : public OpRewritePattern<scf::ForOp> {
   }
 };
 
+/// See the banner: carry an iter_arg in the layout of a dot in the loop
+/// (or a slice of it) when its next value is derived from data in that
+/// layout.
+struct CarryLoopValueInDotLayout : public OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::ForOp loop,
+                                PatternRewriter &rewriter) const override {
+    SmallVector<Attribute> candidates = dotLayouts(loop);
+    if (candidates.empty())
+      return failure();
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+      auto type = dyn_cast<RankedTensorType>(arg.getType());
+      if (!type || !type.getEncoding() ||
+          llvm::is_contained(candidates, type.getEncoding()))
+        continue;
+      Value next = yield.getOperand(index);
+      for (Attribute target : candidates) {
+        if (cast<LayoutEncodingAttrInterface>(target).getRank() !=
+                type.getRank() ||
+            !derivesFrom(next, target, loop))
+          continue;
+        Rematerializer remat;
+        remat.assumeAvailable(arg, target);
+        if (!remat.canRematerialize(next, target))
+          continue;
+        CarryLoopValueInUserLayout::rewriteCarriedValue(loop, index, type,
+                                                        target, rewriter);
+        return success();
+      }
+    }
+    return failure();
+  }
+
+  /// The result layouts of the dots directly in `loop`'s body and their
+  /// slices.
+  static SmallVector<Attribute> dotLayouts(scf::ForOp loop) {
+    SmallVector<Attribute> layouts;
+    for (auto dot : loop.getBody()->getOps<tk::DotOp>()) {
+      auto layout = dyn_cast_or_null<LayoutEncodingAttrInterface>(
+          dot.getType().getEncoding());
+      if (!layout || !layout.isDistributed() ||
+          llvm::is_contained(layouts, layout))
+        continue;
+      layouts.push_back(layout);
+      for (unsigned dim = 0; dim < layout.getRank(); ++dim)
+        layouts.push_back(SliceEncodingAttr::get(dim, layout));
+    }
+    return layouts;
+  }
+
+  /// Whether `value` is computed in `loop`'s body from a conversion out of
+  /// `layout` (or from a value in `layout`), looking back through the body's
+  /// ops: a value built only from the iter_arg and cheap producers (pointer
+  /// increments) has no reason to change layout.
+  static bool derivesFrom(Value value, Attribute layout, scf::ForOp loop) {
+    SmallVector<Value> work{value};
+    llvm::DenseSet<Value> seen;
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (!seen.insert(v).second || seen.size() > Rematerializer::kBudget)
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getBlock() != loop.getBody())
+        continue;
+      if (encodingOf(v) == layout)
+        return true;
+      if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+        if (convert.getSrc().getType().getEncoding() == layout)
+          return true;
+      }
+      llvm::append_range(work, def->getOperands());
+    }
+    return false;
+  }
+};
+
 struct RemoveLayoutConversionsPass
     : public tkgpu::impl::TkgpuRemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
@@ -354,7 +441,8 @@ struct RemoveLayoutConversionsPass
     FrozenRewritePatternSet rematerializePatterns(std::move(rematerialize));
 
     RewritePatternSet sink(ctx);
-    sink.add<SinkConvertIntoUser, CarryLoopValueInUserLayout>(ctx);
+    sink.add<SinkConvertIntoUser, CarryLoopValueInUserLayout,
+             CarryLoopValueInDotLayout>(ctx);
     FrozenRewritePatternSet sinkPatterns(std::move(sink));
 
     GreedyRewriteConfig config;

@@ -191,3 +191,74 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     return
   }
 }
+
+// -----
+
+// Attention's online softmax after accelerate-matmul: the row max and sum
+// of the QK^T dot come out in a slice of #mma, the carried m_i, l_i and acc
+// are blocked. The loop carries m_i and l_i in the slice and acc in #mma,
+// and the body has no conversion left (the row statistics broadcast along
+// the #mma rows where they were reduced).
+// CHECK-DAG: #[[MMA:.*]] = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK-DAG: #[[ROW:.*]] = #tkgpu.slice<{dim = 1, parent = #[[MMA]]}>
+// CHECK-LABEL: func.func @online_softmax
+// CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[ROW]]>, tensor<64xf32, #[[ROW]]>, tensor<64x64xf32, #[[MMA]]>)
+// CHECK-NOT: convert_layout
+// CHECK: tk.reduce max {{.*}} -> tensor<64xf32, #[[ROW]]>
+// CHECK-NOT: convert_layout
+// CHECK: tk.reduce sum {{.*}} -> tensor<64xf32, #[[ROW]]>
+// CHECK-NOT: convert_layout
+// CHECK: tk.dot {{.*}} -> tensor<64x64xf32, #[[MMA]]>
+// CHECK-NOT: convert_layout
+// CHECK: scf.yield {{.*}} : tensor<64xf32, #[[ROW]]>, tensor<64xf32, #[[ROW]]>, tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: }
+// CHECK: arith.divf {{.*}} : tensor<64x64xf32, #[[MMA]]>
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dA = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dB = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#row = #tkgpu.slice<{dim = 1, parent = #mma}>
+#b1 = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s2 = #tkgpu.slice<{dim = 1, parent = #b2}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @online_softmax(%q: tensor<64x16xf16, #dA>, %k: tensor<16x64xf16, #dB>, %p16: tensor<64x16xf16, #dA>, %v: tensor<16x64xf16, #dB>, %po: tensor<64x64x!tk.ptr<f32>, #b2>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zmma = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %minf = arith.constant dense<0xFF800000> : tensor<64xf32, #b1>
+    %zrow = arith.constant dense<0.0> : tensor<64xf32, #b1>
+    %zacc = arith.constant dense<0.0> : tensor<64x64xf32, #b2>
+    %r:3 = scf.for %i = %c0 to %n step %c1 iter_args(%m = %minf, %l = %zrow, %acc = %zacc) -> (tensor<64xf32, #b1>, tensor<64xf32, #b1>, tensor<64x64xf32, #b2>) : i32 {
+      %qk = tk.dot %q, %k, %zmma : tensor<64x16xf16, #dA> * tensor<16x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      %rmax = tk.reduce max %qk {axis = 1 : i32} : tensor<64x64xf32, #mma> -> tensor<64xf32, #row>
+      %rmaxb = tkgpu.convert_layout %rmax : tensor<64xf32, #row> -> tensor<64xf32, #b1>
+      %mnew = arith.maximumf %m, %rmaxb : tensor<64xf32, #b1>
+      %mnews = tkgpu.convert_layout %mnew : tensor<64xf32, #b1> -> tensor<64xf32, #s2>
+      %mx = tk.expand_dims %mnews {axis = 1 : i32} : tensor<64xf32, #s2> -> tensor<64x1xf32, #b2>
+      %mb = tk.broadcast %mx : tensor<64x1xf32, #b2> -> tensor<64x64xf32, #b2>
+      %mbm = tkgpu.convert_layout %mb : tensor<64x64xf32, #b2> -> tensor<64x64xf32, #mma>
+      %sub = arith.subf %qk, %mbm : tensor<64x64xf32, #mma>
+      %p = math.exp2 %sub : tensor<64x64xf32, #mma>
+      %dm = arith.subf %m, %mnew : tensor<64xf32, #b1>
+      %alpha = math.exp2 %dm : tensor<64xf32, #b1>
+      %rsum = tk.reduce sum %p {axis = 1 : i32} : tensor<64x64xf32, #mma> -> tensor<64xf32, #row>
+      %rsumb = tkgpu.convert_layout %rsum : tensor<64xf32, #row> -> tensor<64xf32, #b1>
+      %ls = arith.mulf %l, %alpha : tensor<64xf32, #b1>
+      %l2 = arith.addf %ls, %rsumb : tensor<64xf32, #b1>
+      %alphas = tkgpu.convert_layout %alpha : tensor<64xf32, #b1> -> tensor<64xf32, #s2>
+      %ax = tk.expand_dims %alphas {axis = 1 : i32} : tensor<64xf32, #s2> -> tensor<64x1xf32, #b2>
+      %ab = tk.broadcast %ax : tensor<64x1xf32, #b2> -> tensor<64x64xf32, #b2>
+      %acc2 = arith.mulf %acc, %ab : tensor<64x64xf32, #b2>
+      %accm = tkgpu.convert_layout %acc2 : tensor<64x64xf32, #b2> -> tensor<64x64xf32, #mma>
+      %d = tk.dot %p16, %v, %accm : tensor<64x16xf16, #dA> * tensor<16x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      %db = tkgpu.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #b2>
+      scf.yield %mnew, %l2, %db : tensor<64xf32, #b1>, tensor<64xf32, #b1>, tensor<64x64xf32, #b2>
+    }
+    %ls = tkgpu.convert_layout %r#1 : tensor<64xf32, #b1> -> tensor<64xf32, #s2>
+    %lx = tk.expand_dims %ls {axis = 1 : i32} : tensor<64xf32, #s2> -> tensor<64x1xf32, #b2>
+    %lb = tk.broadcast %lx : tensor<64x1xf32, #b2> -> tensor<64x64xf32, #b2>
+    %o = arith.divf %r#2, %lb : tensor<64x64xf32, #b2>
+    tk.store %po, %o : tensor<64x64x!tk.ptr<f32>, #b2>, tensor<64x64xf32, #b2>
+    return
+  }
+}

@@ -17,6 +17,7 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
   pm.addPass(mlir::tkgpu::createTkgpuAccelerateMatmul());
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
+  pm.addPass(mlir::tkgpu::createTkgpuOperandsInRegisters());
   // After accelerate-matmul (its local_alloc/local_load form is the input).
   mlir::tkgpu::TkgpuPipelineOptions pipelineOptions;
   pipelineOptions.numStages = numStages;

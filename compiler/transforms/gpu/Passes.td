@@ -149,4 +149,18 @@ def TkgpuAccelerateMatmul
                            "::mlir::scf::SCFDialect"];
 }
 
+def TkgpuOperandsInRegisters
+    : Pass<"tkgpu-operands-in-registers", "::mlir::ModuleOp"> {
+  let summary = "Feed register tensors to dots without shared memory";
+  let description = [{
+    local_load(local_alloc(x)) into a dot-operand layout becomes
+    convert_layout(x) when the LinearLayouts say that every thread already
+    holds the operand elements it needs (equal lane and warp bases, operand
+    registers a subset of x's): e.g. an mma.sync v2 accumulator in f16
+    (attention's P) as the A operand of the next mma with the same warps.
+    The conversion lowers to register moves only.
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect"];
+}
+
 #endif // TK_TRANSFORMS_GPU_PASSES_TD

@@ -135,3 +135,31 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %a : tensor<64x16xf16, #dA>
   }
 }
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#ob = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// A register A operand (attention's P): the conversion from the f16
+// accumulator fragment to the A fragment is register moves only: no
+// shared memory, no shuffle, no barrier before the 4 x 8 mmas of a warp's
+// 16x64 tile (K = 64: 4 steps).
+// CHECK-LABEL: llvm.func internal @register_a
+// CHECK-NOT: llvm.store
+// CHECK-NOT: llvm.load
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-NOT: nvvm.barrier
+// CHECK-NOT: nvvm.ldmatrix
+// CHECK-COUNT-32: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: llvm.return
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @register_a(%s: tensor<64x64xf32, #mma>, %v: tensor<64x64xf16, #ob>, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+    %a = tkgpu.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #oa>
+    %d = tk.dot %a, %v, %acc : tensor<64x64xf16, #oa> * tensor<64x64xf16, #ob> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}

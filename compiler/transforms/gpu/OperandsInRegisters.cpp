@@ -1,0 +1,93 @@
+//===- OperandsInRegisters.cpp - dot operands that need no shared memory --===//
+//
+// accelerate-matmul sends every dot operand through shared memory:
+//   m = local_alloc x;  a = local_load m   (x distributed, a #dot_operand)
+// That is needed when the threads that must hold an element of `a` are not
+// the ones that hold it in `x` (a tile loaded from global memory). But a
+// tensor computed in registers may already sit where the operand layout
+// wants it: for mma.sync v2, the m16n8 accumulator fragment of one dot
+// (thread t holds rows t/4 and t/4+8, columns 2(t%4) and 2(t%4)+1 of each
+// 16x8 tile) is exactly the m16n8k16 A fragment of the next, when both use
+// the same warps. Attention's P = exp2(QK^T - m) feeds P @ V this way.
+//
+// The decision is the LinearLayouts': the pair is rewritten to
+//   a = convert_layout x
+// when every lane and warp basis of the operand layout equals the source
+// layout's (each thread already holds the elements it needs) and every
+// operand register is some source register. The conversion then lowers to
+// register moves only (ConvertLayoutOpToLlvm: a register permutation, no
+// scratch, no barrier). A convert_layout that only fed the local_alloc is
+// looked through, so a conversion towards the store layout that
+// remove-layout-conversions left before the staging disappears too.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/transforms/gpu/Passes.h"
+
+#include "compiler/analysis/ScratchSize.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKGPUOPERANDSINREGISTERS
+#include "compiler/transforms/gpu/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+/// Whether a conversion of a `from` tensor to `to` moves no data between
+/// threads.
+bool staysInThreads(RankedTensorType from, RankedTensorType to) {
+  auto fromLayout =
+      dyn_cast_or_null<LayoutEncodingAttrInterface>(from.getEncoding());
+  auto toLayout = dyn_cast_or_null<LayoutEncodingAttrInterface>(to.getEncoding());
+  if (!fromLayout || !toLayout || !fromLayout.isDistributed() ||
+      !toLayout.isDistributed())
+    return false;
+  SmallVector<int32_t> permutation;
+  return getRegisterPermutation(toLinearLayout(from), toLinearLayout(to),
+                                permutation);
+}
+
+/// Rewrites `load` (of a local_alloc of a register tensor) to a conversion
+/// when the layouts allow it; returns whether it did.
+bool rewriteToRegisters(LocalLoadOp load) {
+  if (load.getOffsets())
+    return false;
+  auto alloc = load.getBuffer().getDefiningOp<LocalAllocOp>();
+  if (!alloc || !alloc.getSrc() || !alloc->hasOneUse())
+    return false;
+  Value source = alloc.getSrc();
+  // The conversion in front of the staging, if it only fed it.
+  auto convert = source.getDefiningOp<ConvertLayoutOp>();
+  if (convert && convert->hasOneUse() &&
+      staysInThreads(convert.getSrc().getType(), load.getType()))
+    source = convert.getSrc();
+  else if (!staysInThreads(cast<RankedTensorType>(source.getType()),
+                           load.getType()))
+    return false;
+  OpBuilder b(load);
+  Value registers =
+      ConvertLayoutOp::create(b, load.getLoc(), load.getType(), source);
+  load.getResult().replaceAllUsesWith(registers);
+  load.erase();
+  alloc.erase();
+  if (convert && convert->use_empty())
+    convert.erase();
+  return true;
+}
+
+struct OperandsInRegistersPass
+    : public tkgpu::impl::TkgpuOperandsInRegistersBase<
+          OperandsInRegistersPass> {
+  void runOnOperation() override {
+    SmallVector<LocalLoadOp> loads;
+    getOperation().walk([&](LocalLoadOp load) { loads.push_back(load); });
+    for (LocalLoadOp load : loads)
+      (void)rewriteToRegisters(load);
+  }
+};
+
+} // namespace

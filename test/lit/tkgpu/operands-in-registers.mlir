@@ -1,0 +1,71 @@
+// RUN: tk-opt %s -split-input-file -tkgpu-operands-in-registers | FileCheck %s
+// local_load(local_alloc(x)) into a dot operand becomes convert_layout(x)
+// where the LinearLayouts show that no data moves between threads.
+
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#ob = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#bl = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+
+// Attention's P: the f16 accumulator fragment of the m16n8 dot is the A
+// fragment of m16n8k16 on the same warps. The staging (and the conversion
+// to the blocked layout in front of it) goes; the conversion left is a
+// register permutation.
+// CHECK-DAG: #[[OA:.*]] = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+// CHECK-LABEL: func.func @p_as_a
+// CHECK-NOT: tkgpu.local_alloc
+// CHECK-NOT: tkgpu.local_load
+// CHECK: %[[P:.*]] = arith.truncf
+// CHECK-NEXT: %[[A:.*]] = tkgpu.convert_layout %[[P]] : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #[[OA]]>
+// CHECK-NEXT: tk.dot %[[A]], %arg1, %arg2
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @p_as_a(%s: tensor<64x64xf32, #mma>, %v: tensor<64x64xf16, #ob>, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+    %pb = tkgpu.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #bl>
+    %m = tkgpu.local_alloc %pb : tensor<64x64xf16, #bl> -> !tkgpu.memdesc<64x64xf16, #sh>
+    %a = tkgpu.local_load %m : !tkgpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #oa>
+    %d = tk.dot %a, %v, %acc : tensor<64x64xf16, #oa> * tensor<64x64xf16, #ob> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#ob = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// As a B operand the accumulator fragment is in the wrong threads (B's
+// K runs over lanes): the shared-memory staging stays.
+// CHECK-LABEL: func.func @p_as_b
+// CHECK: tkgpu.local_alloc
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NOT: tkgpu.convert_layout
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @p_as_b(%p: tensor<64x64xf16, #mma>) -> tensor<64x64xf16, #ob> {
+    %m = tkgpu.local_alloc %p : tensor<64x64xf16, #mma> -> !tkgpu.memdesc<64x64xf16, #sh>
+    %b = tkgpu.local_load %m : !tkgpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #ob>
+    return %b : tensor<64x64xf16, #ob>
+  }
+}
+
+// -----
+
+#mma22 = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#mma41 = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma41, kWidth = 2}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// Different warps ([2, 2] accumulator, [4, 1] operand): the rows of a warp
+// differ, so the data must move; the staging stays.
+// CHECK-LABEL: func.func @other_warps
+// CHECK: tkgpu.local_alloc
+// CHECK-NEXT: tkgpu.local_load
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @other_warps(%p: tensor<64x64xf16, #mma22>) -> tensor<64x64xf16, #oa> {
+    %m = tkgpu.local_alloc %p : tensor<64x64xf16, #mma22> -> !tkgpu.memdesc<64x64xf16, #sh>
+    %a = tkgpu.local_load %m : !tkgpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #oa>
+    return %a : tensor<64x64xf16, #oa>
+  }
+}

@@ -83,6 +83,35 @@ bool tkgpu::mapRegisters(const LinearLayout &src, const LinearLayout &dst,
   return true;
 }
 
+bool tkgpu::mapWindowRegisters(const LinearLayout &src,
+                               const LinearLayout &window,
+                               ArrayRef<int64_t> offsets,
+                               SmallVectorImpl<int32_t> &mapping) {
+  // Equal thread bases: then, the offsets being aligned (their bits above
+  // every bit a window index sets), element w of the window at a thread is
+  // element w + offsets of the source at the same thread.
+  for (const char *inDim : {kLane, kWarp}) {
+    int32_t bits = std::max(getInBits(src, inDim), getInBits(window, inDim));
+    for (int32_t bit = 0; bit < bits; ++bit)
+      if (getBasisOrZero(window, inDim, bit) != getBasisOrZero(src, inDim, bit))
+        return false;
+  }
+  std::map<SmallVector<int32_t>, int32_t> sourceRegister;
+  for (int32_t reg = 0, e = src.getInDimSize(kRegister); reg < e; ++reg)
+    sourceRegister.emplace(getRegisterIndex(src, reg), reg);
+  mapping.clear();
+  for (int32_t reg = 0, e = window.getInDimSize(kRegister); reg < e; ++reg) {
+    SmallVector<int32_t> index = getRegisterIndex(window, reg);
+    for (unsigned d = 0; d < index.size(); ++d)
+      index[d] += offsets[d];
+    auto it = sourceRegister.find(index);
+    if (it == sourceRegister.end())
+      return false;
+    mapping.push_back(it->second);
+  }
+  return true;
+}
+
 IndexMap tkgpu::getShapeOpIndexMap(Operation *op) {
   if (auto broadcastOp = dyn_cast<tk::BroadcastOp>(op)) {
     auto srcType = cast<RankedTensorType>(broadcastOp.getSrc().getType());

@@ -63,6 +63,13 @@ IndexMap getShapeOpIndexMap(Operation *op);
 bool mapRegisters(const LinearLayout &src, const LinearLayout &dst,
                   const IndexMap &map, SmallVectorImpl<int32_t> &mapping);
 
+/// Whether each thread's registers of `window` (the layout of the aligned
+/// window at `offsets` of a `src` tensor, tkgpu.extract_slice) are source
+/// registers of the same thread; fills `mapping[windowReg] = srcReg`.
+bool mapWindowRegisters(const LinearLayout &src, const LinearLayout &window,
+                        ArrayRef<int64_t> offsets,
+                        SmallVectorImpl<int32_t> &mapping);
+
 /// `layout` with output dimension `axis` removed and the register bits that
 /// only moved along it dropped: where the reduced values live. A full
 /// reduction keeps one output dimension of size 1 (`resultShape` = {1}).

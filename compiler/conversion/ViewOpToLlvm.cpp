@@ -307,6 +307,33 @@ static Value mapElements(ConversionPatternRewriter &rewriter, Location loc,
   return packValues(rewriter, loc, converter.convertType(resultType), results);
 }
 
+/// tkgpu.extract_slice: the window's registers, picked (see
+/// mapWindowRegisters).
+struct ExtractSliceConversion : public OpConversionPattern<ExtractSliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ExtractSliceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<int32_t> mapping;
+    if (!mapWindowRegisters(getDistributedLayout(op.getSrc().getType()),
+                            getDistributedLayout(op.getType()),
+                            op.getOffsets(), mapping))
+      return op.emitOpError("unsupported: a window whose elements are held "
+                            "by other threads than in the source layout");
+    SmallVector<Value> values =
+        unpackValues(rewriter, op.getLoc(), adaptor.getSrc());
+    SmallVector<Value> picked;
+    for (int32_t src : mapping)
+      picked.push_back(values[src]);
+    rewriter.replaceOp(op, packValues(rewriter, op.getLoc(),
+                                      getTypeConverter()->convertType(
+                                          op.getType()),
+                                      picked));
+    return success();
+  }
+};
+
 struct AddPtrConversion : public OpConversionPattern<tk::AddPtrOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -417,7 +444,8 @@ void tkgpu::populateViewOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
   MLIRContext *ctx = &converter.getContext();
   patterns.add<ProgramIdConversion, NumProgramsConversion, SplatConversion,
                AddPtrConversion, HintConversion, IntToPtrConversion,
-               PtrToIntConversion, BitcastConversion>(converter, ctx);
+               PtrToIntConversion, BitcastConversion, ExtractSliceConversion>(
+      converter, ctx);
   patterns.add<MakeRangeConversion, BroadcastConversion, ExpandDimsConversion,
                ReshapeConversion, TransConversion>(converter, state);
 }

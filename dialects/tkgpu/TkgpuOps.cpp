@@ -62,6 +62,25 @@ OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
   return {};
 }
 
+LogicalResult ExtractSliceOp::verify() {
+  if (failed(verifyDistributed(*this, getSrc().getType(), "source")) ||
+      failed(verifyDistributed(*this, getType(), "result")))
+    return failure();
+  ArrayRef<int64_t> srcShape = getSrc().getType().getShape();
+  ArrayRef<int64_t> shape = getType().getShape();
+  ArrayRef<int64_t> offsets = getOffsets();
+  if (srcShape.size() != shape.size() || offsets.size() != shape.size())
+    return emitOpError("expects source, result and offsets of one rank");
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (offsets[d] < 0 || offsets[d] % shape[d] != 0 ||
+        offsets[d] + shape[d] > srcShape[d])
+      return emitOpError("window [")
+             << offsets[d] << ", " << offsets[d] + shape[d]
+             << ") of dimension " << d << " is not an aligned window of "
+             << srcShape[d] << " elements";
+  return success();
+}
+
 LogicalResult LocalAllocOp::verify() {
   if (!getSrc())
     return success();

@@ -28,6 +28,24 @@ def Tkgpu_ConvertLayoutOp : Tkgpu_Op<"convert_layout", [Pure,
   let hasFolder = 1;
 }
 
+def Tkgpu_ExtractSliceOp : Tkgpu_Op<"extract_slice", [Pure,
+    SameOperandsAndResultElementType]> {
+  let summary = "a static window of a register tensor";
+  let description = [{
+    The result is src[offsets : offsets + shape(result)]. Each offset is a
+    multiple of the result's extent in its dimension. The lowering only
+    picks registers: the threads holding an element of the window in the
+    result layout must hold it in the source layout (tkgpu-prefetch uses
+    it for K-slices of a dot operand computed in registers); otherwise
+    the lowering reports the op as unsupported.
+  }];
+  let arguments = (ins Tkgpu_Tensor:$src, DenseI64ArrayAttr:$offsets);
+  let results = (outs Tkgpu_Tensor:$result);
+  let assemblyFormat =
+      "$src `at` $offsets attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tkgpu_LocalAllocOp : Tkgpu_Op<"local_alloc", [
     MemoryEffects<[MemAlloc<Tkgpu_SharedMemory>]>]> {
   let summary = "allocate a shared-memory buffer, optionally filled";

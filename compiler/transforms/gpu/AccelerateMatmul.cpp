@@ -28,6 +28,15 @@
 // one 16x8 instruction tile per warp; when neither dimension can be split
 // any more the dot stays on the FMA path.
 //
+// Chained dots (a dot whose result flows into the A operand of another, or
+// whose A operand is computed from another dot's result: attention's
+// P = softmax(Q K^T) in P @ V) split warps along M only, as long as every
+// warp keeps 16 rows: a warp then holds whole rows of P, so that the row
+// max/sum of the softmax stay inside the warp and the accumulator fragment
+// of the first dot is the A fragment of the second
+// (tkgpu-operands-in-registers); with warps along N, P would go through
+// shared memory.
+//
 // tf32x3 (Triton's 3xTF32): x = big + small with big = x rounded to tf32
 // (round to nearest, ties away, on the bit pattern: + 0x1000 then clear the
 // 13 low mantissa bits) and small = x - big (exact). The product is
@@ -52,6 +61,7 @@
 
 #include "dialects/tkgpu/OperandLayouts.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -92,6 +102,24 @@ SmallVector<unsigned> chooseWarpsPerCTA(int64_t m, int64_t n,
   return {wM, wN};
 }
 
+/// See the banner (chained dots).
+bool isChainedDot(tk::DotOp dot) {
+  SetVector<Operation *> forward;
+  getForwardSlice(dot.getD(), &forward);
+  for (Operation *op : forward)
+    if (auto user = dyn_cast<tk::DotOp>(op)) {
+      Operation *a = user.getA().getDefiningOp();
+      if (a && (a == dot.getOperation() || forward.contains(a)))
+        return true;
+    }
+  SetVector<Operation *> backward;
+  BackwardSliceOptions options;
+  options.omitBlockArguments = true;
+  (void)getBackwardSlice(dot.getA(), &backward, options);
+  return llvm::any_of(backward,
+                      [](Operation *op) { return isa<tk::DotOp>(op); });
+}
+
 bool isBlockedTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && tensor.getRank() == 2 &&
@@ -129,7 +157,10 @@ std::optional<MmaPlan> planMma(tk::DotOp dot, unsigned numWarps) {
   int64_t instrK = 8 * plan.kWidth;
   if (m < 16 || n < 8 || k < instrK)
     return std::nullopt;
-  plan.warpsPerCTA = chooseWarpsPerCTA(m, n, numWarps);
+  if (isChainedDot(dot) && m % (16 * numWarps) == 0)
+    plan.warpsPerCTA = {numWarps, 1};
+  else
+    plan.warpsPerCTA = chooseWarpsPerCTA(m, n, numWarps);
   if (plan.warpsPerCTA.empty())
     return std::nullopt;
   return plan;

@@ -39,12 +39,19 @@
 //    that accelerate-matmul staged before the loop) is sliced where it is:
 //    its slices are read once and stay in registers across the loop.
 //
-// Dots whose operands are computed in registers (tf32x3's split operands)
+//    An A operand already in registers (attention's P, fed to P @ V by
+//    tkgpu-operands-in-registers) is sliced with tkgpu.extract_slice, which
+//    only picks registers, when the LinearLayouts show that each slice's
+//    elements stay in their threads; B is then sliced as usual, so only
+//    one K-slice of B is live at a time.
+//
+// Dots whose B operand is computed in registers (tf32x3's split operands)
 // or loads with other users are left alone, as are tiles whose K is not a
 // multiple of the slice.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/gpu/Passes.h"
+#include "compiler/analysis/ScratchSize.h"
 #include "dialects/tk/TkDialect.h"
 #include "dialects/tkgpu/TkgpuDialect.h"
 
@@ -91,17 +98,39 @@ LocalLoadOp createSlice(OpBuilder &b, LocalLoadOp load, unsigned kDim,
                              b.getDenseI64ArrayAttr(origin));
 }
 
+/// Whether the K-slices of `slice` columns of the register A operand `a`
+/// can be picked from its registers (tkgpu.extract_slice).
+bool canSliceRegisters(Value a, int64_t slice) {
+  auto type = dyn_cast<RankedTensorType>(a.getType());
+  if (!type || !isa_and_nonnull<DotOperandEncodingAttr>(type.getEncoding()))
+    return false;
+  int64_t k = type.getDimSize(1);
+  if (k % slice != 0)
+    return false;
+  LinearLayout whole = toLinearLayout(type);
+  LinearLayout part =
+      toLinearLayout({type.getDimSize(0), slice}, type.getEncoding());
+  SmallVector<int32_t> mapping;
+  for (int64_t offset = 0; offset < k; offset += slice)
+    if (!mapWindowRegisters(whole, part, {0, offset}, mapping))
+      return false;
+  return true;
+}
+
 /// Splits `dot` into k-slices; returns the first slice's two loads (null
-/// when the dot is left alone).
+/// when the dot is left alone; the first is null for a register A).
 std::pair<LocalLoadOp, LocalLoadOp> splitDot(tk::DotOp dot) {
   LocalLoadOp a = getOperandLoad(dot, dot.getA());
   LocalLoadOp b = getOperandLoad(dot, dot.getB());
-  if (!a || !b)
+  if (!b)
     return {};
-  auto encoding = cast<DotOperandEncodingAttr>(a.getType().getEncoding());
+  auto encoding = cast<DotOperandEncodingAttr>(b.getType().getEncoding());
   int64_t slice = 8 * encoding.getKWidth();
-  int64_t k = a.getType().getDimSize(1);
+  int64_t k = b.getType().getDimSize(0);
   if (k % slice != 0)
+    return {};
+  Value registerA = a ? Value() : dot.getA();
+  if (registerA && !canSliceRegisters(registerA, slice))
     return {};
   OpBuilder builder(dot);
   // Slices of a load hoisted out of the dot's block stay next to it.
@@ -111,21 +140,33 @@ std::pair<LocalLoadOp, LocalLoadOp> splitDot(tk::DotOp dot) {
       at.setInsertionPoint(load);
     return at;
   };
-  OpBuilder aBuilder = sliceBuilder(a), bBuilder = sliceBuilder(b);
+  OpBuilder aBuilder = a ? sliceBuilder(a) : OpBuilder(dot);
+  OpBuilder bBuilder = sliceBuilder(b);
   Value acc = dot.getC();
   std::pair<LocalLoadOp, LocalLoadOp> first;
   for (int64_t offset = 0; offset < k; offset += slice) {
-    LocalLoadOp aSlice = createSlice(aBuilder, a, 1, offset, slice);
+    Value aSlice;
+    if (a) {
+      aSlice = createSlice(aBuilder, a, 1, offset, slice);
+    } else {
+      auto type = cast<RankedTensorType>(registerA.getType());
+      aSlice = ExtractSliceOp::create(
+          aBuilder, dot.getLoc(),
+          RankedTensorType::get({type.getDimSize(0), slice},
+                                type.getElementType(), type.getEncoding()),
+          registerA, aBuilder.getDenseI64ArrayAttr({0, offset}));
+    }
     LocalLoadOp bSlice = createSlice(bBuilder, b, 0, offset, slice);
     if (offset == 0)
-      first = {aSlice, bSlice};
+      first = {aSlice.getDefiningOp<LocalLoadOp>(), bSlice};
     Operation *part = builder.clone(*dot);
     part->setOperands({aSlice, bSlice, acc});
     acc = part->getResult(0);
   }
   dot.replaceAllUsesWith(acc);
   dot.erase();
-  a.erase();
+  if (a)
+    a.erase();
   b.erase();
   return first;
 }
@@ -228,10 +269,11 @@ struct PrefetchPass : public tkgpu::impl::TkgpuPrefetchBase<PrefetchPass> {
     for (tk::DotOp dot : dots) {
       auto loop = dot->getParentOfType<scf::ForOp>();
       auto [a, b] = splitDot(dot);
-      if (!a || !loop)
+      if (!b || !loop)
         continue;
       for (LocalLoadOp load : {a, b})
-        if (std::optional<Prefetch> prefetch = matchPrefetch(loop, load))
+        if (std::optional<Prefetch> prefetch =
+                load ? matchPrefetch(loop, load) : std::nullopt)
           loops[loop].push_back(*prefetch);
     }
     for (auto &[loop, prefetches] : loops)

@@ -163,3 +163,29 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %d : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#ob = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+
+// K-slices of a register A operand (tkgpu.extract_slice) are register
+// picks: no memory access, no shuffle; 8 mmas per slice on a 16x64 warp
+// tile.
+// CHECK-LABEL: llvm.func internal @register_slices
+// CHECK-NOT: llvm.store
+// CHECK-NOT: llvm.load
+// CHECK-NOT: nvvm.shfl.sync
+// CHECK-COUNT-16: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: llvm.return
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @register_slices(%a: tensor<64x32xf16, #oa>, %b0: tensor<16x64xf16, #ob>, %b1: tensor<16x64xf16, #ob>, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %a0 = tkgpu.extract_slice %a at [0, 0] : tensor<64x32xf16, #oa> -> tensor<64x16xf16, #oa>
+    %a1 = tkgpu.extract_slice %a at [0, 16] : tensor<64x32xf16, #oa> -> tensor<64x16xf16, #oa>
+    %d0 = tk.dot %a0, %b0, %acc : tensor<64x16xf16, #oa> * tensor<16x64xf16, #ob> -> tensor<64x64xf32, #mma>
+    %d1 = tk.dot %a1, %b1, %d0 : tensor<64x16xf16, #oa> * tensor<16x64xf16, #ob> -> tensor<64x64xf32, #mma>
+    return %d1 : tensor<64x64xf32, #mma>
+  }
+}

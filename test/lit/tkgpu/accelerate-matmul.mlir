@@ -217,3 +217,33 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return
   }
 }
+
+// -----
+
+#l = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+
+// Chained dots (S = Q K^T, P = exp2(S) in P @ V) on 8 warps: both split
+// warps along M only ([8, 1], 16 rows per warp) instead of the [4, 2] a
+// lone 128x64 dot gets, so that a warp holds whole rows of P.
+// CHECK-DAG: #[[M81:.*]] = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [8, 1], instrShape = [16, 8]}>
+// CHECK-DAG: #[[M42:.*]] = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 2], instrShape = [16, 8]}>
+// CHECK-LABEL: func.func @chained
+// CHECK: tk.dot {{.*}} -> tensor<128x64xf32, #[[M81]]>
+// CHECK: tk.dot {{.*}} -> tensor<128x64xf32, #[[M81]]>
+// CHECK-LABEL: func.func @lone
+// CHECK: tk.dot {{.*}} -> tensor<128x64xf32, #[[M42]]>
+module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @chained(%q: tensor<128x64xf16, #l>, %kt: tensor<64x64xf16, #l>, %v: tensor<64x64xf16, #l>, %acc: tensor<128x64xf32, #l>) -> tensor<128x64xf32, #l> {
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #l>
+    %s = tk.dot %q, %kt, %zero : tensor<128x64xf16, #l> * tensor<64x64xf16, #l> -> tensor<128x64xf32, #l>
+    %e = math.exp2 %s : tensor<128x64xf32, #l>
+    %p = arith.truncf %e : tensor<128x64xf32, #l> to tensor<128x64xf16, #l>
+    %o = tk.dot %p, %v, %acc : tensor<128x64xf16, #l> * tensor<64x64xf16, #l> -> tensor<128x64xf32, #l>
+    return %o : tensor<128x64xf32, #l>
+  }
+  func.func @lone(%q: tensor<128x64xf16, #l>, %kt: tensor<64x64xf16, #l>) -> tensor<128x64xf32, #l> {
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #l>
+    %s = tk.dot %q, %kt, %zero : tensor<128x64xf16, #l> * tensor<64x64xf16, #l> -> tensor<128x64xf32, #l>
+    return %s : tensor<128x64xf32, #l>
+  }
+}

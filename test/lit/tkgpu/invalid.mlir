@@ -155,3 +155,12 @@ func.func @local_load_window_rank(%m: !tkgpu.memdesc<16x32xf32, #sh>) {
   %x = tkgpu.local_load %m at [0] : !tkgpu.memdesc<16x32xf32, #sh> -> tensor<16x16xf32, #b>
   return
 }
+
+// -----
+
+#b = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+func.func @extract_slice_unaligned(%x: tensor<64x64xf32, #b>) {
+  // expected-error @+1 {{window [8, 24) of dimension 1 is not an aligned window of 64 elements}}
+  %y = tkgpu.extract_slice %x at [0, 8] : tensor<64x64xf32, #b> -> tensor<64x16xf32, #b>
+  return
+}

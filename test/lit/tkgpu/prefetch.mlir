@@ -215,3 +215,30 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %r : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A register A operand (attention's P after tkgpu-operands-in-registers) is
+// sliced with extract_slice (register picks), B as usual: one K-slice of B
+// is live at a time.
+// CHECK-LABEL: func.func @register_a(
+// CHECK: %[[P0:.*]] = tkgpu.extract_slice %arg0 at [0, 0] : tensor<64x64xf16, #dot_op> -> tensor<64x16xf16, #dot_op>
+// CHECK-NEXT: %[[B0:.*]] = tkgpu.local_load %arg1 at [0, 0]
+// CHECK-NEXT: %[[D0:.*]] = tk.dot %[[P0]], %[[B0]], %arg2
+// CHECK: tkgpu.extract_slice %arg0 at [0, 16]
+// CHECK: tkgpu.extract_slice %arg0 at [0, 32]
+// CHECK: tkgpu.extract_slice %arg0 at [0, 48]
+// CHECK-NEXT: tkgpu.local_load %arg1 at [48, 0]
+// CHECK-NEXT: %[[D3:.*]] = tk.dot
+// CHECK-NEXT: return %[[D3]]
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dA = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dB = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @register_a(%p: tensor<64x64xf16, #dA>, %mv: !tkgpu.memdesc<64x64xf16, #sh>, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %v = tkgpu.local_load %mv : !tkgpu.memdesc<64x64xf16, #sh> -> tensor<64x64xf16, #dB>
+    %d = tk.dot %p, %v, %acc : tensor<64x64xf16, #dA> * tensor<64x64xf16, #dB> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}

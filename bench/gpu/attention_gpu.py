@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""attention_gpu.py -- checks and times tk's attention_fwd cubins on the GPU.
+
+Usage: attention_gpu.py KERNEL_DIR OUT_DIR [--quick]
+
+KERNEL_DIR holds the variants bench/gpu/build_attention_kernels.sh compiled
+(NAME.cubin + NAME.json). The cubins are loaded with the CUDA driver API
+(ctypes on libcuda, inside PyTorch's primary context, so torch tensors are
+the kernels' buffers) and launched as their metadata says: grid
+(cdiv(N, BLOCK_M), Z*H), num_warps * 32 threads, shared_bytes of dynamic
+shared memory.
+
+Correctness: fresh f16 inputs (Z, H, N, D), O poisoned with NaN, against
+torch.nn.functional.scaled_dot_product_attention on the float32 upcast,
+||out - ref|| / ||ref|| <= 1e-2; the log-sum-exp M (base 2) against
+log2(sum(exp(S))) in float32. Shapes: N of 1024, 1000 is not admitted by
+the N_CTX=16 specialization, so 1008 (not a multiple of the blocks), Z*H
+of 1 and 128, and the benchmark shape.
+
+Speed: at Z=4, H=32, N=4096 (and 16384 unless --quick), CUDA events around
+each launch, the L2 flushed before each (as triton.testing.do_bench), the
+median; FLOPs 4*Z*H*N^2*D, halved for causal. Writes OUT_DIR/attention.json
+and prints a table.
+"""
+import ctypes
+import glob
+import json
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+cuda = ctypes.CDLL("libcuda.so.1")
+CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+
+def check(status, what):
+    if status != 0:
+        name = ctypes.c_char_p()
+        cuda.cuGetErrorName(status, ctypes.byref(name))
+        raise RuntimeError(f"{what}: CUDA error {status} ({name.value.decode() if name.value else '?'})")
+
+
+class Kernel:
+    def __init__(self, path):
+        self.meta = json.load(open(path[:-len(".cubin")] + ".json"))
+        self.name = os.path.basename(path)[:-len(".cubin")]
+        self.module = ctypes.c_void_p()
+        check(cuda.cuModuleLoadData(ctypes.byref(self.module), open(path, "rb").read()), f"load {path}")
+        self.func = ctypes.c_void_p()
+        check(cuda.cuModuleGetFunction(ctypes.byref(self.func), self.module,
+                                       self.meta["name"].encode()), "get function")
+        self.shared = int(self.meta["shared_bytes"])
+        if self.shared > 48 * 1024:
+            check(cuda.cuFuncSetAttribute(self.func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          self.shared), "set shared size")
+        self.threads = 32 * int(self.meta["num_warps"])
+        self.args = self.meta["args"]
+        c = self.meta["constexprs"]
+        self.d, self.bm, self.causal = int(c["HEAD_DIM"]), int(c["BLOCK_M"]), bool(c["CAUSAL"])
+
+    def launch(self, q, k, v, o, m, sm_scale):
+        Z, H, N, _ = q.shape
+        values = [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), m.data_ptr(), sm_scale]
+        for t in (q, k, v, o):
+            values += list(t.stride())
+        values += [H, N]
+        holders = []
+        for spec, val in zip(self.args, values):
+            ty = spec["type"]
+            if ty.startswith("*"):
+                holders.append(ctypes.c_uint64(val))
+            elif ty == "f32":
+                holders.append(ctypes.c_float(val))
+            else:
+                holders.append(ctypes.c_int32(val))
+        params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
+                                                    for h in holders])
+        check(cuda.cuLaunchKernel(self.func, math.ceil(N / self.bm), Z * H, 1, self.threads, 1, 1,
+                                  self.shared, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream),
+                                  params, None), f"launch {self.name}")
+
+
+def inputs(Z, H, N, D):
+    q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16) for _ in range(3))
+    o = torch.full_like(q, float("nan"))
+    m = torch.full((Z, H, N), float("nan"), device="cuda", dtype=torch.float32)
+    return q, k, v, o, m
+
+
+def check_case(kern, Z, H, N):
+    q, k, v, o, m = inputs(Z, H, N, kern.d)
+    sm_scale = 1.0 / math.sqrt(kern.d)
+    kern.launch(q, k, v, o, m, sm_scale)
+    torch.cuda.synchronize()
+    qf, kf, vf = q.float(), k.float(), v.float()
+    ref = F.scaled_dot_product_attention(qf, kf, vf, is_causal=kern.causal, scale=sm_scale)
+    s = (qf @ kf.transpose(-1, -2)) * sm_scale
+    if kern.causal:
+        s = s.masked_fill(torch.ones(N, N, device="cuda", dtype=torch.bool).triu(1), float("-inf"))
+    m_ref = torch.logsumexp(s, dim=-1) / math.log(2.0)
+    err = ((o.float() - ref).norm() / ref.norm()).item()
+    m_err = ((m - m_ref).norm() / m_ref.norm()).item()
+    ok = math.isfinite(err) and err <= 1e-2 and math.isfinite(m_err) and m_err <= 1e-3
+    return ok, err, m_err
+
+
+def time_case(kern, Z, H, N, reps=20):
+    q, k, v, o, m = inputs(Z, H, N, kern.d)
+    sm_scale = 1.0 / math.sqrt(kern.d)
+    flush = torch.empty(256 * 1024 * 1024 // 4, device="cuda", dtype=torch.int32)
+    for _ in range(3):
+        kern.launch(q, k, v, o, m, sm_scale)
+    times = []
+    for _ in range(reps):
+        flush.zero_()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        kern.launch(q, k, v, o, m, sm_scale)
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    ms = sorted(times)[len(times) // 2]
+    flops = 4.0 * Z * H * N * N * kern.d * (0.5 if kern.causal else 1.0)
+    return ms, flops / (ms * 1e-3) / 1e12
+
+
+def main():
+    kdir, out = sys.argv[1], sys.argv[2]
+    quick = "--quick" in sys.argv
+    torch.manual_seed(0)
+    results, failed = [], 0
+    for path in sorted(glob.glob(os.path.join(kdir, "attn_*.cubin"))):
+        kern = Kernel(path)
+        row = {"name": kern.name, "checks": []}
+        for Z, H, N in [(1, 1, 1024), (1, 1, 1008), (2, 64, 1008), (4, 32, 1024), (4, 32, 4096)]:
+            ok, err, m_err = check_case(kern, Z, H, N)
+            failed += not ok
+            row["checks"].append({"Z": Z, "H": H, "N": N, "rel_err": err, "m_rel_err": m_err, "ok": ok})
+            print(f"{kern.name:24s} Z={Z} H={H} N={N}: err {err:.2e} m {m_err:.2e} {'ok' if ok else 'FAIL'}")
+        for N in [4096] + ([] if quick else [16384]):
+            ms, tflops = time_case(kern, 4, 32, N)
+            row[f"N{N}"] = {"ms": ms, "tflops": tflops}
+            print(f"{kern.name:24s} Z=4 H=32 N={N}: {ms:.3f} ms {tflops:.1f} TFLOP/s")
+        results.append(row)
+    os.makedirs(out, exist_ok=True)
+    json.dump(results, open(os.path.join(out, "attention.json"), "w"), indent=1)
+    print("FAILED" if failed else "all checks passed", f"({failed} failures)")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -265,6 +265,21 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
     return unsigned(n);
   };
 
+  // One parameter of a decorator's name list (a string or a bare name).
+  auto readParameterName = [&](const ast::Expr &element) {
+    std::string name;
+    if (const auto *s = element.getAs<ast::StringLitExpr>())
+      name = s->value;
+    else if (const auto *n = element.getAs<ast::NameExpr>())
+      name = n->name;
+    else
+      error(element.loc, "expected a parameter name");
+    if (!paramNames.count(name))
+      error(element.loc, "'" + name + "' is not a parameter of '" +
+                             kernel.name + "'" + didYouMean(name, paramList));
+    return name;
+  };
+
   std::optional<unsigned> decoratorWarps, decoratorStages;
   std::optional<unsigned> configWarps, configStages;
   for (const ast::Decorator &decorator : kernel.decorators) {
@@ -291,17 +306,7 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
           for (const ast::ExprPtr &element : list->elements) {
             if (element->getAs<ast::IntLitExpr>())
               continue; // An index, as Triton allows; checked by the JIT.
-            std::string name;
-            if (const auto *s = element->getAs<ast::StringLitExpr>())
-              name = s->value;
-            else if (const auto *n = element->getAs<ast::NameExpr>())
-              name = n->name;
-            else
-              error(element->loc, "expected a parameter name");
-            if (!paramNames.count(name))
-              error(element->loc, "'" + name + "' is not a parameter of '" +
-                                      kernel.name + "'" +
-                                      didYouMean(name, paramList));
+            std::string name = readParameterName(*element);
             if (constexprNames.count(name))
               error(element->loc, "'" + name + "' is a constexpr parameter; "
                                   "do_not_specialize names run-time "
@@ -339,17 +344,7 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
             error(kw.value->loc, kw.name + " must be a list of parameter "
                                            "names, e.g. [\"M\", \"N\"]");
           for (const ast::ExprPtr &element : list->elements) {
-            std::string name;
-            if (const auto *s = element->getAs<ast::StringLitExpr>())
-              name = s->value;
-            else if (const auto *n = element->getAs<ast::NameExpr>())
-              name = n->name;
-            else
-              error(element->loc, "expected a parameter name");
-            if (!paramNames.count(name))
-              error(element->loc, "'" + name + "' is not a parameter of '" +
-                                      kernel.name + "'" +
-                                      didYouMean(name, paramList));
+            std::string name = readParameterName(*element);
             if (kw.name == "key")
               config.autotuneKey.push_back(name);
           }

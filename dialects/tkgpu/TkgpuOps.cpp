@@ -90,21 +90,17 @@ LogicalResult MemDescIndexOp::verify() {
     return emitOpError("result ")
            << result << " is not one buffer of " << src
            << " (the source without its leading dimension)";
-  auto srcLayout = dyn_cast<SharedEncodingAttr>(src.getEncoding());
-  auto resultLayout = dyn_cast<SharedEncodingAttr>(result.getEncoding());
-  if (!srcLayout || !resultLayout)
+  auto srcLayout = dyn_cast<LayoutEncodingAttrInterface>(src.getEncoding());
+  auto resultLayout =
+      dyn_cast<LayoutEncodingAttrInterface>(result.getEncoding());
+  if (!srcLayout || !resultLayout || srcLayout.isDistributed() ||
+      resultLayout.isDistributed())
     return emitOpError("needs shared layouts");
-  ArrayRef<unsigned> order = srcLayout.getOrder();
+  SmallVector<unsigned> order = srcLayout.getLayoutOrder();
   if (order.back() != 0)
     return emitOpError("the indexed (leading) dimension must be the slowest "
                        "in the source's order");
-  SmallVector<unsigned> expected;
-  for (unsigned d : order.drop_back())
-    expected.push_back(d - 1);
-  if (resultLayout.getVec() != srcLayout.getVec() ||
-      resultLayout.getPerPhase() != srcLayout.getPerPhase() ||
-      resultLayout.getMaxPhase() != srcLayout.getMaxPhase() ||
-      ArrayRef<unsigned>(expected) != resultLayout.getOrder())
+  if (dropLeadingBufferDim(srcLayout) != resultLayout)
     return emitOpError("result layout ")
            << resultLayout << " is not the source layout " << srcLayout
            << " without its leading dimension";

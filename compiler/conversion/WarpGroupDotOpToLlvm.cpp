@@ -270,7 +270,7 @@ struct WarpGroupDotWaitConversion
         if (v.getType().getIntOrFloatBitWidth() != 32)
           return op.emitError("warp_group_dot_wait: 32-bit accumulators "
                               "expected");
-        pass.addOutput(v.getType(), v.getType().isF32() ? "=f" : "=r");
+        pass.addOutput(v.getType(), v.getType().isF32() ? "f" : "r");
         ++count;
       }
     }

@@ -29,6 +29,13 @@
 //
 // fence_async_shared: nvvm.fence.proxy async.shared::cta.
 //
+// A in registers (a #dot_operand tensor of the result's layout, what
+// attention's second dot needs): the low three register bits of A's
+// layout are one m64k16 fragment per warp (four f16x2 words, as for
+// mma.sync), named by its (m, k) like the accumulator tiles; the
+// instruction is inline PTX, since nvvm.wgmma.mma_async takes A through a
+// descriptor only.
+//
 // The NVVM wgmma.mma_async op becomes PTX in convert-nvvm-to-llvm, which
 // tk::buildLlvmPipeline runs after this conversion.
 //
@@ -91,6 +98,53 @@ struct SharedOperand {
   }
 };
 
+/// wgmma.mma_async with A in registers (inline PTX: nvvm.wgmma.mma_async
+/// takes A through a descriptor only): `fragment` (N/2 f32) accumulates
+/// the four f16x2 words of `aRegs` times the B operand at `bDescriptor`.
+Value emitRegisterAMma(OpBuilder &b, Location loc, Value fragment,
+                       Type fragmentType, int32_t perTile,
+                       ArrayRef<Value> aRegs, Value bDescriptor,
+                       int32_t instrN, Type element, bool transposeB) {
+  PtxAsm mma;
+  for (int32_t i = 0; i < perTile; ++i)
+    mma.addOutput(b.getF32Type(), "f");
+  for (int32_t i = 0; i < perTile; ++i)
+    mma.addInput(LLVM::ExtractValueOp::create(b, loc, fragment, i),
+                 std::to_string(i));
+  auto pair = VectorType::get({2}, aRegs[0].getType());
+  unsigned firstA = 0;
+  for (int32_t w = 0; w < 4; ++w) {
+    Value vec = LLVM::UndefOp::create(b, loc, pair);
+    for (int32_t e = 0; e < 2; ++e)
+      vec = LLVM::InsertElementOp::create(b, loc, vec, aRegs[2 * w + e],
+                                          createI32(b, loc, e));
+    unsigned n = mma.addInput(
+        LLVM::BitcastOp::create(b, loc, b.getI32Type(), vec), "r");
+    if (w == 0)
+      firstA = n;
+  }
+  unsigned desc = mma.addInput(bDescriptor, "l");
+  // scale-d is a predicate: accumulate (d = a * b + d).
+  unsigned accumulate = mma.addInput(createI32(b, loc, 1), "r");
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
+                     PtxAsm::operand(accumulate) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(instrN) + "k16.f32." +
+                     (element.isF16() ? "f16.f16" : "bf16.bf16") + " {";
+  for (int32_t i = 0; i < perTile; ++i)
+    text += (i ? ", " : "") + PtxAsm::operand(i);
+  text += "}, {";
+  for (unsigned w = 0; w < 4; ++w)
+    text += (w ? ", " : "") + PtxAsm::operand(firstA + w);
+  text += "}, " + PtxAsm::operand(desc) + ", p, 1, 1, " +
+          (transposeB ? "1" : "0") + ";\n}";
+  SmallVector<Value> results = mma.emit(b, loc, text);
+  Value result = LLVM::UndefOp::create(b, loc, fragmentType);
+  for (int32_t i = 0; i < perTile; ++i)
+    result = LLVM::InsertValueOp::create(b, loc, result, results[i], i);
+  return result;
+}
+
 struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
   WarpGroupDotConversion(TkgpuToLlvmTypeConverter &converter,
                          LoweringState &state)
@@ -107,11 +161,13 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
     auto dType = cast<RankedTensorType>(op.getD().getType());
     auto mma = cast<MmaEncodingAttr>(dType.getEncoding());
     auto aMem = dyn_cast<MemDescType>(op.getA().getType());
-    if (!aMem)
-      return op.emitError("warp_group_dot with A in registers is not "
-                          "supported yet (A must be in shared memory)");
+    auto aTensor = dyn_cast<RankedTensorType>(op.getA().getType());
     auto bMem = cast<MemDescType>(op.getB().getType());
-    Type element = aMem.getElementType();
+    Type element = bMem.getElementType();
+    if (aTensor && !element.isF16() && !element.isBF16())
+      return op.emitError("warp_group_dot: A in registers needs f16 or bf16, "
+                          "got ")
+             << element;
     std::optional<NVVM::WGMMATypes> operandType = getWgmmaType(element);
     if (!operandType || !dType.getElementType().isF32())
       return op.emitError("warp_group_dot: unsupported operand type ")
@@ -120,7 +176,7 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
     int32_t instrN = mma.getInstrShape()[1];
     int32_t instrK = 256 / element.getIntOrFloatBitWidth();
     int32_t perTile = instrN / 2;
-    int64_t k = aMem.getShape()[1];
+    int64_t k = bMem.getShape()[0];
     if (k % instrK != 0)
       return op.emitError("warp_group_dot: K = ")
              << k << " is not a multiple of the instruction's " << instrK;
@@ -142,16 +198,16 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
       return op.emitError("warp_group_dot: warps 0-3 must form a warp group "
                           "along M");
 
-    SharedOperand a{cast<NvmmaSharedEncodingAttr>(aMem.getEncoding()),
-                    SmallVector<int64_t>(aMem.getShape()),
-                    {},
-                    {}};
-    SharedOperand b{cast<NvmmaSharedEncodingAttr>(bMem.getEncoding()),
-                    SmallVector<int64_t>(bMem.getShape()),
-                    {},
-                    {}};
-    std::optional<WgmmaOperandAccess> aAccess =
-        getWgmmaOperandAccess(a.layout, a.shape, 0);
+    SharedOperand a, b{cast<NvmmaSharedEncodingAttr>(bMem.getEncoding()),
+                       SmallVector<int64_t>(bMem.getShape()),
+                       {},
+                       {}};
+    std::optional<WgmmaOperandAccess> aAccess = WgmmaOperandAccess();
+    if (aMem) {
+      a.layout = cast<NvmmaSharedEncodingAttr>(aMem.getEncoding());
+      a.shape = SmallVector<int64_t>(aMem.getShape());
+      aAccess = getWgmmaOperandAccess(a.layout, a.shape, 0);
+    }
     std::optional<WgmmaOperandAccess> bAccess =
         getWgmmaOperandAccess(b.layout, b.shape, 1);
     if (!aAccess || !bAccess)
@@ -160,12 +216,32 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
     a.access = *aAccess;
     b.access = *bAccess;
 
+    // A in registers: 8 registers (four f16x2 words) per m64k16 block, the
+    // low register bits of the layout, named like the accumulator tiles.
+    std::map<std::pair<int32_t, int32_t>, int32_t> aTiles;
+    SmallVector<Value> aRegs;
+    if (aTensor) {
+      LinearLayout aLayout = getDistributedLayout(aTensor);
+      LinearLayout aTile =
+          DotOperandEncodingAttr::get(ctx, 0, oneGroup, 2).toLinearLayout(
+              {64, 16});
+      for (int32_t bit = 0; bit < 3; ++bit)
+        if (getBasisOrZero(aLayout, kRegister, bit) !=
+            getBasisOrZero(aTile, kRegister, bit))
+          return op.emitError("warp_group_dot: A does not hold whole m64k16 "
+                              "register fragments");
+      aTiles = getAccumulatorTiles(aLayout, 8);
+      aRegs = unpackValues(rewriter, loc, adaptor.getA());
+    }
+
     // The warp group's block: warp bits 2.. move whole 64-row (A) or
     // N-column (B) blocks.
     Type i64 = rewriter.getI64Type();
     auto [lane, warp] = getLaneAndWarp(rewriter, loc, state.threadsPerWarp);
     (void)lane;
-    Value aBytes = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getA());
+    Value aBytes = aMem ? LLVM::PtrToIntOp::create(rewriter, loc, i64,
+                                                   adaptor.getA())
+                        : Value();
     Value bBytes = LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getB());
     Value warp64 = LLVM::ZExtOp::create(rewriter, loc, i64, warp);
     for (int32_t bit = 2; bit < getInBits(cLayout, kWarp); ++bit) {
@@ -175,13 +251,13 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
           LLVM::LShrOp::create(rewriter, loc, warp64,
                                createIntConstant(rewriter, loc, i64, bit)),
           createIntConstant(rewriter, loc, i64, 1));
-      int64_t aStep = basis[0] ? getWgmmaTileByteOffset(a.layout, a.shape,
-                                                        basis[0], 0)
-                               : 0;
+      int64_t aStep = basis[0] && aMem ? getWgmmaTileByteOffset(
+                                             a.layout, a.shape, basis[0], 0)
+                                       : 0;
       int64_t bStep = basis[1] ? getWgmmaTileByteOffset(b.layout, b.shape, 0,
                                                         basis[1])
                                : 0;
-      if (aStep)
+      if (aStep && aMem)
         aBytes = LLVM::AddOp::create(
             rewriter, loc, aBytes,
             LLVM::MulOp::create(rewriter, loc, set,
@@ -200,7 +276,8 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
           createIntConstant(rewriter, loc, i64,
                             int64_t(access.getDescriptorBase())));
     };
-    a.descriptor = descriptorOf(aBytes, a.access);
+    if (aMem)
+      a.descriptor = descriptorOf(aBytes, a.access);
     b.descriptor = descriptorOf(bBytes, b.access);
 
     SmallVector<Value> acc = unpackValues(rewriter, loc, adaptor.getC());
@@ -225,6 +302,19 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
         fragment = LLVM::InsertValueOp::create(
             rewriter, loc, fragment, acc[tileIndex * perTile + i], i);
       for (int64_t kk = 0; kk < k; kk += instrK) {
+        if (aTensor) {
+          auto it = aTiles.find({mn.first, int32_t(kk)});
+          if (it == aTiles.end())
+            return op.emitError("warp_group_dot: A's registers do not cover "
+                                "rows ")
+                   << mn.first << ", k = " << kk;
+          fragment = emitRegisterAMma(
+              rewriter, loc, fragment, fragmentType, perTile,
+              ArrayRef<Value>(aRegs).slice(it->second * 8, 8),
+              b.at(rewriter, loc, kk, mn.second), instrN, element,
+              b.access.transposed);
+          continue;
+        }
         fragment = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragmentType, fragment,
             a.at(rewriter, loc, mn.first, kk),

@@ -87,14 +87,42 @@ module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32,
 #mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 #sb = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+
+// A in registers, f16 64x32 x 32x64: 2 K steps of the register-A form
+// (inline PTX: {32 accumulators}, {4 f16x2 words of A}, B's descriptor,
+// scale-d, imm-scale-a, imm-scale-b, imm-trans-b = 1 for N-major B), the
+// second one's B descriptor 16 K rows (128 in 16-byte units) further.
+// CHECK-LABEL: llvm.func internal @register_a
+// CHECK: %[[B0:.*]] = llvm.or %{{.*}}, %{{.*}} : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "=f,{{.*}},=f,0,1,{{.*}},31,r,r,r,r,l,r"
+// CHECK-SAME: %[[B0]]
+// CHECK: %[[B1:.*]] = llvm.add %[[B0]], %{{.*}} : i64
+// CHECK: llvm.inline_asm {{.*}}wgmma.mma_async{{.*}} %[[B1]]
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
-  func.func @register_a(%a: tensor<64x16xf16, #oa>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
-    %mb = tkgpu.local_alloc !tkgpu.memdesc<16x64xf16, #sb>
+  func.func @register_a(%a: tensor<64x32xf16, #oa>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %mb = tkgpu.local_alloc !tkgpu.memdesc<32x64xf16, #sb>
+    %d = tkgpu.warp_group_dot %a, %mb, %c : tensor<64x32xf16, #oa> * !tkgpu.memdesc<32x64xf16, #sb> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
+#sb = #tkgpu.nvmma_shared<{swizzle = 32, elementBitWidth = 32, order = [0, 1]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @register_a_tf32(%a: tensor<64x8xf32, #oa>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %mb = tkgpu.local_alloc !tkgpu.memdesc<8x64xf32, #sb>
     // A located error (the conversion then reports the op it could not
     // lower).
-    // expected-error @+2 {{warp_group_dot with A in registers is not supported yet (A must be in shared memory)}}
+    // expected-error @+2 {{warp_group_dot: A in registers needs f16 or bf16, got 'f32'}}
     // expected-error @+1 {{failed to legalize operation 'tkgpu.warp_group_dot'}}
-    %d = tkgpu.warp_group_dot %a, %mb, %c : tensor<64x16xf16, #oa> * !tkgpu.memdesc<16x64xf16, #sb> -> tensor<64x64xf32, #mma>
+    %d = tkgpu.warp_group_dot %a, %mb, %c : tensor<64x8xf32, #oa> * !tkgpu.memdesc<8x64xf32, #sb> -> tensor<64x64xf32, #mma>
     return %d : tensor<64x64xf32, #mma>
   }
 }

@@ -91,6 +91,11 @@ void populateMmaDotOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
                                     LoweringState &state,
                                     RewritePatternSet &patterns);
 
+/// warp_group_dot (nvvm.wgmma.*), warp_group_dot_wait, fence_async_shared.
+void populateWarpGroupDotOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
+                                          LoweringState &state,
+                                          RewritePatternSet &patterns);
+
 } // namespace mlir::tkgpu
 
 #endif // TK_COMPILER_CONVERSION_PATTERNSETS_H

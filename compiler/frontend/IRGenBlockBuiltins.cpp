@@ -8,14 +8,16 @@
 //  * Swapping the two halves of a size-2 axis: `y ^ xor_sum(y, axis,
 //    keep_dims=True)` on the values' bits (a ^ (a ^ b) = b), exact for
 //    every dtype (floats are bitcast to integers of their width).
-//  * flip(x, dim): reshape dim (2^k) into k axes of size 2 and swap the
-//    halves of each: that reverses the index bits, i.e. flips dim.
-//  * sort(x, dim, descending): a bitonic network over the same size-2
-//    axes. Stage s (1..k) builds sorted runs of 2^s; step t (s-1..0)
-//    compares index i with its partner i ^ 2^t (the swapped half of axis
-//    bit t) and keeps the smaller value where bit t of i, xor-ed with the
-//    run's direction (bit s of i; the `descending` flag in the last stage),
-//    is 0. The comparisons are the dtype's own `>` (signed, unsigned or
+//  * Bit b of the index along dim (of size 2^k) becomes an axis of its
+//    own in the view [2^k / 2^(b+1), 2, 2^b] of dim (a reshape), so each
+//    step below adds two axes at most, whatever the size.
+//  * flip(x, dim): swap the halves of every bit's axis, one bit at a time:
+//    that inverts each index bit, i.e. reverses dim.
+//  * sort(x, dim, descending): a bitonic network. Stage s (1..k) builds
+//    sorted runs of 2^s; step t (s-1..0) compares index i with its partner
+//    i ^ 2^t (the swapped half of bit t's axis) and keeps the smaller value
+//    where bit t of i, xor-ed with the run's direction (bit s of i; the
+//    `descending` flag in the last stage), is 0. The comparisons are the dtype's own `>` (signed, unsigned or
 //    float; NaNs compare false and stay in place).
 //  * join(a, b): a new last axis of size 2, `where(index == 1, b, a)`
 //    after expanding both; split(a) takes the two halves of the last axis
@@ -118,14 +120,6 @@ public:
     return gen.xorSumAlong(masked, axis, /*keepDims=*/false, loc);
   }
 
-  /// `shape` with axis `dim` (of size 2^k) replaced by k axes of size 2.
-  static Shape splitAxis(const Shape &shape, int64_t dim, int64_t k) {
-    Shape result(shape.begin(), shape.begin() + dim);
-    result.insert(result.end(), k, 2);
-    result.insert(result.end(), shape.begin() + dim + 1, shape.end());
-    return result;
-  }
-
   IRGen &gen;
   SourceLoc loc;
 };
@@ -144,6 +138,20 @@ static int64_t getDim(IRGen &gen, const BoundArgs &args, const Value &x,
       rank, args.loc("dim"), "dim");
 }
 
+/// `shape` viewed so that bit `bit` of the index along `dim` (of size n)
+/// is an axis of its own, at dim + 1: [n / 2^(bit+1), 2, 2^bit] in place of
+/// dim. Each step of flip and sort uses one such view, so the rank grows by
+/// two at most, whatever n is.
+static Shape viewForBit(const Shape &shape, int64_t dim, int64_t bit) {
+  Shape view(shape.begin(), shape.begin() + dim);
+  int64_t n = shape[dim];
+  view.push_back(n >> (bit + 1));
+  view.push_back(2);
+  view.push_back(int64_t(1) << bit);
+  view.insert(view.end(), shape.begin() + dim + 1, shape.end());
+  return view;
+}
+
 static Value flipBlock(IRGen &gen, const Value &x, int64_t dim,
                        SourceLoc loc) {
   Rearranger r(gen, loc);
@@ -151,12 +159,15 @@ static Value flipBlock(IRGen &gen, const Value &x, int64_t dim,
   if (k == 0)
     return x;
   DType type = x.getDType();
-  Value bits = gen.bitcast(type.isBool() ? gen.cast(x, ScalarType::I8, loc) : x,
-                           getBitsType(type), loc);
-  Value y = gen.reshape(bits, Rearranger::splitAxis(x.getShape(), dim, k), loc);
-  for (int64_t i = 0; i < k; ++i)
-    y = r.swapHalves(y, dim + i);
-  y = gen.reshape(y, x.getShape(), loc);
+  Value y = gen.bitcast(type.isBool() ? gen.cast(x, ScalarType::I8, loc) : x,
+                        getBitsType(type), loc);
+  // Reversing the index is inverting each of its bits.
+  for (int64_t bit = 0; bit < k; ++bit)
+    y = gen.reshape(r.swapHalves(gen.reshape(y, viewForBit(x.getShape(), dim,
+                                                           bit),
+                                             loc),
+                                 dim + 1),
+                    x.getShape(), loc);
   if (type.isBool())
     return gen.cast(y, ScalarType::I1, loc);
   return gen.bitcast(y, type, loc);
@@ -165,36 +176,53 @@ static Value flipBlock(IRGen &gen, const Value &x, int64_t dim,
 static Value sortBlock(IRGen &gen, const Value &x, int64_t dim,
                        bool descending, SourceLoc loc) {
   Rearranger r(gen, loc);
-  int64_t k = log2Exact(x.getShape()[dim]);
+  const Shape &shape = x.getShape();
+  int64_t n = shape[dim];
+  int64_t k = log2Exact(n);
   if (k == 0)
     return x;
   DType type = x.getDType();
-  Value values = type.isBool() ? gen.cast(x, ScalarType::I8, loc) : x;
-  DType valueType = values.getDType();
+  Value y = type.isBool() ? gen.cast(x, ScalarType::I8, loc) : x;
+  DType valueType = y.getDType();
   DType bitsType = getBitsType(type);
-  Shape split = Rearranger::splitAxis(x.getShape(), dim, k);
-  int64_t rank = int64_t(split.size());
-  // Index bit j of dim lives in axis dim + k - 1 - j (row-major).
-  auto axisOfBit = [&](int64_t j) { return dim + k - 1 - j; };
-  Value y = gen.reshape(values, split, loc);
+  int64_t rank = int64_t(shape.size());
+  // Bit `bit` of the index along dim, as an i1 block broadcastable to
+  // `view`.
+  ValueType rangeType(ScalarType::I32, {n});
+  auto indexBit = [&](int64_t bit, const Shape &view) {
+    Value index = Value::ir(
+        mlir::tk::MakeRangeOp::create(gen.builder, gen.getMLIRType(rangeType),
+                                      0u, uint32_t(n)),
+        rangeType);
+    Value set = gen.binaryOp(
+        BinaryOpKind::BitAnd,
+        gen.binaryOp(BinaryOpKind::RShift, index, Value::integer(bit), loc),
+        Value::integer(1), loc);
+    Shape along(view.size(), 1);
+    for (int64_t d = 0; d < 3; ++d)
+      along[dim + d] = view[dim + d];
+    return gen.compare(BinaryOpKind::Ne, gen.reshape(set, along, loc),
+                       Value::integer(0), loc);
+  };
   for (int64_t s = 1; s <= k; ++s) {
-    Value descendingRun = s == k ? gen.constantBool(descending, {})
-                                 : r.isSecond(rank, axisOfBit(s));
     for (int64_t t = s - 1; t >= 0; --t) {
-      Value bits = gen.bitcast(y, bitsType, loc);
-      Value partner =
-          gen.bitcast(r.swapHalves(bits, axisOfBit(t)), valueType, loc);
-      // Keep the larger value where (bit t) ^ descending is 1.
+      Shape view = viewForBit(shape, dim, t);
+      Value v = gen.reshape(y, view, loc);
+      Value bits = gen.bitcast(v, bitsType, loc);
+      Value partner = gen.bitcast(r.swapHalves(bits, dim + 1), valueType, loc);
+      // Keep the larger value where bit t of the index, xor-ed with the
+      // run's direction (bit s; the flag in the last stage), is 1.
+      Value descendingRun = s == k ? gen.constantBool(descending, {})
+                                   : indexBit(s, view);
       Value keepLarger = gen.binaryOp(BinaryOpKind::BitXor,
-                                      r.isSecond(rank, axisOfBit(t)),
+                                      r.isSecond(rank + 2, dim + 1),
                                       descendingRun, loc);
-      Value greater = gen.compare(BinaryOpKind::Gt, y, partner, loc);
+      Value greater = gen.compare(BinaryOpKind::Gt, v, partner, loc);
       Value take = gen.binaryOp(BinaryOpKind::BitXor, greater, keepLarger,
                                 loc);
-      y = gen.select(take, partner, y, loc);
+      y = gen.reshape(gen.select(take, partner, v, loc), shape, loc);
     }
   }
-  y = gen.reshape(y, x.getShape(), loc);
   return type.isBool() ? gen.cast(y, ScalarType::I1, loc) : y;
 }
 

@@ -20,6 +20,8 @@ def make(d):
     np.save(f"{d}/u.npy", rs.randint(0, 2**32, 256, dtype=np.uint64).astype(np.uint32))
     np.save(f"{d}/w.npy", rs.randint(0, 2**32, 256, dtype=np.uint64).astype(np.uint32))
     np.save(f"{d}/f.npy", (rs.randn(256) * 100).astype(np.float32))
+    np.save(f"{d}/h.npy", rs.randn(1024).astype(np.float16))
+    np.save(f"{d}/u8.npy", rs.randint(0, 256, (32, 32)).astype(np.uint8))
 
 
 def expect(name, got, want):
@@ -47,6 +49,9 @@ def check(kernel, d):
         expect("sort dim=0", load("col"), np.sort(x, axis=0))
         expect("sort i32", load("iasc"), np.sort(i, axis=1))
         expect("sort i32 descending", load("idesc"), -np.sort(-i, axis=1))
+    elif kernel == "wide_sorts":
+        expect("sort f16[1024] descending", load("hs"), np.sort(load("h"))[::-1])
+        expect("sort u8 dim=0, flip", load("us"), np.sort(load("u8"), axis=0)[:, ::-1])
     elif kernel == "flips":
         x = load("x")
         expect("flip", load("last"), x[:, ::-1])

@@ -69,6 +69,15 @@ if [ -x scripts/differential.sh ]; then
   note "$(tail -1 "$OUT/differential.log" 2>/dev/null)"
 fi
 
+# 3a. The builtin ports (sort, join, histogram, Philox, block pointers, ...)
+# with tk-run --gpu against numpy.
+if [ -f test/triton-compat/builtins/check.py ]; then
+  timeout 300 python3 test/triton-compat/builtins/check.py --bin "$C/bin" --gpu \
+    >"$OUT/triton-compat-builtins.log" 2>&1
+  note "triton-compat builtins on the GPU: $(grep -c '^ok' "$OUT/triton-compat-builtins.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat-builtins.log") FAIL"
+  grep '^FAIL' "$OUT/triton-compat-builtins.log" | head -5
+fi
+
 # 3b. compute-sanitizer over the example programs (TK_GPU_SANITIZE=1).
 if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -f scripts/gpu-sanitize.sh ]; then
   timeout 300 bash scripts/gpu-sanitize.sh "$C" "$C/kernels/examples" >"$OUT/gpu-sanitize.log" 2>&1

@@ -561,8 +561,8 @@ static void checkCacheOptions(IRGen &gen, const BoundArgs &args,
       !(args.get("boundary_check").is(Value::Kind::Tuple) &&
         args.get("boundary_check").getElements().empty()))
     gen.error(args.loc("boundary_check"),
-              "boundary_check needs block pointers, which are not supported; "
-              "use a mask");
+              "boundary_check needs a block pointer (make_block_ptr); use a "
+              "mask");
 }
 
 /// cache_modifier / eviction_policy travel as discardable attributes
@@ -579,11 +579,13 @@ static void setCacheHints(mlir::OpBuilder &builder, mlir::Operation *op,
 }
 
 Value IRGen::emitLoad(const BoundArgs &args, SourceLoc loc) {
+  if (args.get("pointer").is(Value::Kind::BlockPointer))
+    return loadBlockPointer(args, loc);
   checkCacheOptions(*this, args, /*isLoad=*/true);
   if (args.has("padding_option"))
     error(args.loc("padding_option"),
-          "padding_option needs block pointers, which are not supported; "
-          "use other=");
+          "padding_option needs a block pointer (make_block_ptr); use "
+          "other=");
   Value ptr = requirePointer(*this, args.get("pointer"), args.loc("pointer"),
                              "load");
   Value mask, other;
@@ -638,6 +640,8 @@ Value IRGen::emitLoad(const BoundArgs &args, SourceLoc loc) {
 }
 
 Value IRGen::emitStore(const BoundArgs &args, SourceLoc loc) {
+  if (args.get("pointer").is(Value::Kind::BlockPointer))
+    return storeBlockPointer(args, loc);
   checkCacheOptions(*this, args, /*isLoad=*/false);
   const Value &target = args.get("pointer");
   if (!target.isIR() || !target.getDType().isPointer())
@@ -1205,6 +1209,46 @@ Value IRGen::callBuiltin(BuiltinId id, const CallArgs &callArgs,
   case BuiltinId::PyBool:
   case BuiltinId::PyLen:
     return emitPythonBuiltin(id, args, loc);
+
+  case BuiltinId::DebugBarrier:
+    mlir::tk::DebugBarrierOp::create(builder);
+    return Value::none();
+  case BuiltinId::Umulhi:
+  case BuiltinId::Fdiv:
+  case BuiltinId::SqrtRn:
+  case BuiltinId::Swizzle2d:
+    return emitMathBuiltin(id, args, loc);
+  case BuiltinId::Sort:
+  case BuiltinId::Flip:
+  case BuiltinId::Join:
+  case BuiltinId::Split:
+  case BuiltinId::Interleave:
+  case BuiltinId::Cat:
+  case BuiltinId::Histogram:
+  case BuiltinId::Ravel:
+  case BuiltinId::Broadcast:
+  case BuiltinId::XorSum:
+    return emitBlockBuiltin(id, args, loc);
+  case BuiltinId::MakeBlockPtr:
+  case BuiltinId::Advance:
+    return emitBlockPointerBuiltin(id, args, loc);
+  case BuiltinId::Reduce:
+  case BuiltinId::AssociativeScan:
+    error(args.loc("combine_fn"),
+          name + "() with a user-written combine function is not supported "
+                 "yet; use sum, max, min, argmax, argmin, xor_sum, cumsum or "
+                 "cumprod");
+  case BuiltinId::Philox:
+  case BuiltinId::PhiloxImpl:
+  case BuiltinId::Randint:
+  case BuiltinId::Randint4x:
+  case BuiltinId::Rand:
+  case BuiltinId::Rand4x:
+  case BuiltinId::Randn:
+  case BuiltinId::Randn4x:
+  case BuiltinId::UintToUniformFloat:
+  case BuiltinId::PairUniformToNormal:
+    return emitRandomBuiltin(id, args, loc);
 
   default:
     error(loc, name + "() is not supported here");

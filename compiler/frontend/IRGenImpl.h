@@ -127,6 +127,25 @@ public:
   void emitKernel(const ast::FunctionDef &kernel, const KernelConfig &config);
 
   //===--------------------------------------------------------------------===//
+  // More builtins, one file per family (IRGenMathBuiltins.cpp,
+  // IRGenBlockBuiltins.cpp, IRGenRandom.cpp, IRGenBlockPointer.cpp)
+  //===--------------------------------------------------------------------===//
+
+  Value emitMathBuiltin(BuiltinId id, const BoundArgs &args, SourceLoc loc);
+  /// The high half of the 2N-bit unsigned product of two N-bit integers.
+  Value umulhi(const Value &x, const Value &y, SourceLoc loc);
+  Value emitBlockBuiltin(BuiltinId id, const BoundArgs &args, SourceLoc loc);
+  /// `tk.reduce xor` along `axis` (optionally keeping it with size 1).
+  Value xorSumAlong(const Value &input, int64_t axis, bool keepDims,
+                    SourceLoc loc);
+  Value emitRandomBuiltin(BuiltinId id, const BoundArgs &args, SourceLoc loc);
+  Value emitBlockPointerBuiltin(BuiltinId id, const BoundArgs &args,
+                                SourceLoc loc);
+  /// load/store through a block pointer (IRGenBlockPointer.cpp).
+  Value loadBlockPointer(const BoundArgs &args, SourceLoc loc);
+  Value storeBlockPointer(const BoundArgs &args, SourceLoc loc);
+
+  //===--------------------------------------------------------------------===//
   // Statements (IRGenStmt.cpp)
   //===--------------------------------------------------------------------===//
 
@@ -298,6 +317,14 @@ public:
   /// Helpers being inlined, outermost first (for recursion detection).
   std::vector<const ast::FunctionDef *> callStack;
 };
+
+/// A block pointer's run-time parts that loops carry (its offsets), one
+/// at a time, and the pointer with new values for them
+/// (IRGenBlockPointer.cpp).
+std::vector<size_t> getCarriedParts(const Value &blockPointer);
+Value getCarriedPart(const Value &blockPointer, size_t part);
+Value withCarriedParts(const Value &blockPointer,
+                       const std::vector<Value> &values);
 
 /// Names assigned anywhere in `body` (assignment targets, `for` targets),
 /// in order of first appearance.

@@ -424,7 +424,27 @@ struct LoopCarries {
   std::vector<mlir::Value> initValues;
   std::vector<ValueType> types;
   std::vector<mlir::Type> mlirTypes;
+  /// -1, or which carried part of the block pointer `names[i]` this is
+  /// (IRGenBlockPointer.cpp); the pointers themselves, at the loop entry.
+  std::vector<int> parts;
+  std::map<std::string, Value> blockPointers;
 };
+
+/// Binds the carried variables to `values` (region arguments or the loop's
+/// results); a block pointer gets its carried parts replaced.
+void bindCarries(Env &env, const LoopCarries &carries,
+                 mlir::ValueRange values) {
+  std::map<std::string, std::vector<Value>> parts;
+  for (size_t i = 0; i < carries.names.size(); ++i) {
+    Value value = Value::ir(values[i], carries.types[i]);
+    if (carries.parts[i] < 0)
+      env[carries.names[i]].value = value;
+    else
+      parts[carries.names[i]].push_back(value);
+  }
+  for (auto &[name, leaves] : parts)
+    env[name].value = withCarriedParts(carries.blockPointers.at(name), leaves);
+}
 
 } // namespace
 
@@ -438,6 +458,23 @@ static LoopCarries prepareCarries(IRGen &gen,
   LoopCarries carries;
   for (const std::string &name : candidates) {
     const Binding &binding = gen.frame().env.at(name);
+    if (binding.value.is(Value::Kind::BlockPointer)) {
+      carries.blockPointers[name] = binding.value;
+      for (size_t part : getCarriedParts(binding.value)) {
+        Value init = getCarriedPart(binding.value, part);
+        if (!init.isIR()) {
+          IRGen::LocScope scope(gen, binding.loc);
+          init = gen.materialize(init, gen.getLiteralType(init), binding.loc);
+        }
+        carries.names.push_back(name);
+        carries.inits.push_back(init);
+        carries.initValues.push_back(init.getIR());
+        carries.types.push_back(init.getType());
+        carries.mlirTypes.push_back(init.getIR().getType());
+        carries.parts.push_back(int(part));
+      }
+      continue;
+    }
     if (!binding.value.isIR() && !forced.count(name))
       continue;
     Value init = binding.value;
@@ -450,6 +487,7 @@ static LoopCarries prepareCarries(IRGen &gen,
     carries.initValues.push_back(init.getIR());
     carries.types.push_back(init.getType());
     carries.mlirTypes.push_back(init.getIR().getType());
+    carries.parts.push_back(-1);
   }
   return carries;
 }
@@ -493,6 +531,20 @@ static std::vector<mlir::Value> collectYields(IRGen &gen,
     const Binding &binding = it->second;
     const ValueType &type = carries.types[i];
     Value value = binding.value;
+    if (carries.parts[i] >= 0) {
+      const Value &entry = carries.blockPointers.at(name);
+      bool same = value.is(Value::Kind::BlockPointer);
+      for (size_t e = 0; same && e < entry.getElements().size(); ++e)
+        same = e == 3 || value.getElements()[e].isSameConstant(
+                             entry.getElements()[e]);
+      if (!same)
+        throw CompileError(binding.loc,
+                           "the block pointer '" + name +
+                               "' can only change its offsets (advance) "
+                               "inside a loop")
+            .addNote(loopLoc, "in this loop");
+      value = getCarriedPart(value, size_t(carries.parts[i]));
+    }
     if (value.isNumericConstant() && type.isScalar()) {
       IRGen::LocScope scope(gen, binding.loc);
       value = gen.materialize(value, type.dtype, binding.loc);
@@ -522,8 +574,8 @@ static void finishLoop(IRGen &gen, const Env &before,
   Env env = before;
   auto undefined = reasons;
   for (size_t i = 0; i < carries.names.size(); ++i)
-    env[carries.names[i]] = {Value::ir(results[i], carries.types[i]),
-                             bodyEnv.at(carries.names[i]).loc};
+    env[carries.names[i]].loc = bodyEnv.at(carries.names[i]).loc;
+  bindCarries(env, carries, results);
   for (const auto &[name, binding] : bodyEnv) {
     if (before.count(name))
       continue;
@@ -567,13 +619,20 @@ void IRGen::emitRangeFor(const ast::ForStmt &stmt, const BoundArgs &args) {
   }
   bounds.push_back({args.has("step") ? args.get("step") : Value::integer(1),
                     args.has("step") ? args.loc("step") : args.loc("arg1")});
-  for (const char *unsupported : {"disallow_acc_multi_buffer", "flatten",
-                                  "warp_specialize"})
-    if (args.has(unsupported) &&
-        !(args.get(unsupported).is(Value::Kind::Bool) &&
-          !args.get(unsupported).getBool()))
-      error(args.loc(unsupported),
-            std::string("range(") + unsupported + "=...) is not supported");
+  // Scheduling hints tk does not act on (yet): checked, recorded on the
+  // loop below, and otherwise ignored, as Triton does where it cannot
+  // honour them.
+  std::vector<std::pair<std::string, bool>> loopHints;
+  for (const char *hint : {"disallow_acc_multi_buffer", "flatten",
+                           "warp_specialize"})
+    if (args.has(hint)) {
+      const Value &value = args.get(hint);
+      if (!value.is(Value::Kind::Bool) && !value.is(Value::Kind::Int))
+        error(args.loc(hint), std::string("range(") + hint +
+                                  "=...) must be a compile-time bool, got " +
+                                  value.describe());
+      loopHints.push_back({hint, value.getIntLike() != 0});
+    }
 
   DType type = ScalarType::I32;
   for (const Bound &bound : bounds) {
@@ -642,6 +701,9 @@ void IRGen::emitRangeFor(const ast::ForStmt &stmt, const BoundArgs &args) {
         error(args.loc("num_stages"), "num_stages must be at least 1");
       forOp->setAttr("tk.num_stages", builder.getI32IntegerAttr(stages));
     }
+    for (const auto &[hint, on] : loopHints)
+      if (on)
+        forOp->setAttr("tk." + hint, builder.getUnitAttr());
     if (args.has("loop_unroll_factor")) {
       int64_t factor =
           requireInt(args.get("loop_unroll_factor"),
@@ -670,9 +732,7 @@ void IRGen::emitRangeFor(const ast::ForStmt &stmt, const BoundArgs &args) {
       }
       frame().env[stmt.target.name] = {inductionVar, stmt.target.loc};
       frame().undefinedReasons.erase(stmt.target.name);
-      for (size_t i = 0; i < carries.names.size(); ++i)
-        frame().env[carries.names[i]].value =
-            Value::ir(forOp.getRegionIterArg(i), carries.types[i]);
+      bindCarries(frame().env, carries, forOp.getRegionIterArgs());
       ++frame().runtimeDepth;
       emitBlock(stmt.body);
       --frame().runtimeDepth;
@@ -718,9 +778,7 @@ void IRGen::emitWhile(const ast::WhileStmt &stmt) {
       // The condition, in the "before" region.
       mlir::Block *beforeBlock = builder.createBlock(
           &whileOp.getBefore(), {}, carries.mlirTypes, locs);
-      for (size_t i = 0; i < carries.names.size(); ++i)
-        frame().env[carries.names[i]].value =
-            Value::ir(beforeBlock->getArgument(i), carries.types[i]);
+      bindCarries(frame().env, carries, beforeBlock->getArguments());
       Value condValue = emitExpr(*stmt.cond);
       Value cond;
       {
@@ -735,9 +793,7 @@ void IRGen::emitWhile(const ast::WhileStmt &stmt) {
       // The body, in the "after" region.
       mlir::Block *afterBlock = builder.createBlock(
           &whileOp.getAfter(), {}, carries.mlirTypes, locs);
-      for (size_t i = 0; i < carries.names.size(); ++i)
-        frame().env[carries.names[i]].value =
-            Value::ir(afterBlock->getArgument(i), carries.types[i]);
+      bindCarries(frame().env, carries, afterBlock->getArguments());
       emitBlock(stmt.body);
       --frame().runtimeDepth;
       changedConstants =

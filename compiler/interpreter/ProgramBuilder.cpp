@@ -1057,6 +1057,8 @@ Error ProgramBuilder::emitOp(Operation *op) {
       .Case([&](mlir::tk::ScanOp o) { return emitScan(o); })
       .Case([&](mlir::tk::PrintOp o) { return emitPrint(o); })
       .Case([&](mlir::tk::AssertOp o) { return emitAssert(o); })
+      // Block operations run in order: there is nothing to wait for.
+      .Case([&](mlir::tk::DebugBarrierOp) { return Error::success(); })
       .Default([&](Operation *o) { return unsupported(o); });
 }
 

@@ -7,7 +7,7 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 PACKAGES=(
-  cmake ninja-build g++ python3 ccache
+  cmake ninja-build g++ python3 python3-numpy ccache
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools   # LLVM/MLIR 22, lit, FileCheck
   libzstd-dev zlib1g-dev lld                              # static tkc for the GPU machine
   libgtest-dev libgmock-dev                                # unit tests

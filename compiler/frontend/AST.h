@@ -389,6 +389,8 @@ struct AssignStmt : Stmt {
   std::vector<Identifier> targets;
   bool isTupleTarget = false;
   ExprPtr value;
+  /// `name: annotation = value` (one name only); null without one.
+  ExprPtr annotation;
   SourceLoc eqLoc;
   AssignStmt(SourceLoc loc, SourceLoc eqLoc)
       : Stmt(StmtKind::Assign, loc), eqLoc(eqLoc) {}
@@ -504,7 +506,13 @@ struct FunctionDef {
   /// A leading string-literal statement (docstring) is removed from the
   /// body and kept here.
   std::optional<std::string> docstring;
-  StmtList body; // never empty
+  StmtList body; // never empty (unless parseError is set)
+
+  /// Set when the function could not be parsed: the file's other functions
+  /// still compile, and this error is reported only when this function is
+  /// compiled or called. `name`, `loc` and the decorators are known if they
+  /// were parsed before the error; the rest is empty.
+  std::shared_ptr<const CompileError> parseError;
 
   /// The decorator whose name is `name` or ends in `.name`, or null.
   const Decorator *findDecorator(std::string_view name) const;
@@ -513,6 +521,14 @@ struct FunctionDef {
 struct Module {
   const SourceFile *file = nullptr;
   std::vector<std::unique_ptr<FunctionDef>> functions;
+
+  /// The parse error of the first function that has one, or null.
+  const CompileError *findParseError() const {
+    for (const auto &function : functions)
+      if (function->parseError)
+        return function->parseError.get();
+    return nullptr;
+  }
 
   /// The first function called `name`, or null.
   const FunctionDef *findFunction(std::string_view name) const;

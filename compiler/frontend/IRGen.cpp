@@ -627,10 +627,10 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
 
 /// Every decorator in the file must be one we know, so that a typo
 /// (`@kernl`) is reported rather than silently making a helper.
-static void checkDecoratorNames(const IRGen &gen, const ast::Module &module) {
+static void checkDecoratorNames(const IRGen &gen, const ast::FunctionDef &fn) {
   static const std::vector<std::string> known = {"kernel", "jit", "autotune"};
-  for (const auto &fn : module.functions) {
-    for (const ast::Decorator &decorator : fn->decorators) {
+  {
+    for (const ast::Decorator &decorator : fn.decorators) {
       std::string base = getDecoratorBaseName(decorator.name);
       if (std::find(known.begin(), known.end(), base) != known.end())
         continue;
@@ -645,11 +645,31 @@ static void checkDecoratorNames(const IRGen &gen, const ast::Module &module) {
 }
 
 mlir::OwningOpRef<mlir::ModuleOp> IRGen::run() {
-  checkDecoratorNames(*this, module);
   // The module stands for the whole file.
   moduleOp = mlir::ModuleOp::create(
       mlir::FileLineColLoc::get(fileName, /*line=*/1, /*column=*/1));
-  const ast::FunctionDef &kernel = selectKernel();
+  // Only the selected kernel and what it calls are checked: a function the
+  // parser or the checks reject does not stop the file's other kernels.
+  // A parse error that cannot be attributed to a function stops them all.
+  for (const auto &fn : module.functions)
+    if (fn->parseError && fn->name.empty())
+      throw *fn->parseError;
+  const ast::FunctionDef *selected = nullptr;
+  try {
+    selected = &selectKernel();
+  } catch (CompileError &) {
+    // A misspelt decorator explains a missing kernel better.
+    for (const auto &fn : module.functions)
+      checkDecoratorNames(*this, *fn);
+    for (const auto &fn : module.functions)
+      if (fn->parseError)
+        throw *fn->parseError;
+    throw;
+  }
+  const ast::FunctionDef &kernel = *selected;
+  if (kernel.parseError)
+    throw *kernel.parseError;
+  checkDecoratorNames(*this, kernel);
   KernelConfig config = readDecorators(kernel);
   emitKernel(kernel, config);
   return std::move(moduleOp);

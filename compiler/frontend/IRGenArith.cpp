@@ -694,6 +694,13 @@ Value IRGen::binaryOp(BinaryOpKind op, const Value &lhs, const Value &rhs,
 
   bool divOrMod = op == BinaryOpKind::Div || op == BinaryOpKind::FloorDiv ||
                   op == BinaryOpKind::Mod;
+  // As Triton's tensor.__rshift__, `>>` is arithmetic when the left operand
+  // is signed before promotion (i32 >> u32 shifts in sign bits into a u32
+  // result); for a constant left operand, __rrshift__ asks the right one.
+  bool arithmeticShift = false;
+  if (op == BinaryOpKind::RShift)
+    arithmeticShift = lhs.isIR() ? lhs.getDType().isSigned()
+                                 : (rhs.isIR() && rhs.getDType().isSigned());
   Value a = lhs, b = rhs;
   promoteOperands(a, b, divOrMod, spelling, loc);
   if (op == BinaryOpKind::Div && !a.getDType().isFloat()) {
@@ -748,8 +755,9 @@ Value IRGen::binaryOp(BinaryOpKind op, const Value &lhs, const Value &rhs,
     result = arith::ShLIOp::create(builder, x, y);
     break;
   case BinaryOpKind::RShift:
-    result = isSigned ? arith::ShRSIOp::create(builder, x, y).getResult()
-                      : arith::ShRUIOp::create(builder, x, y).getResult();
+    result = arithmeticShift
+                 ? arith::ShRSIOp::create(builder, x, y).getResult()
+                 : arith::ShRUIOp::create(builder, x, y).getResult();
     break;
   default:
     error(loc, "unsupported operator '" + spelling + "'");

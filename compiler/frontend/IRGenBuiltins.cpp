@@ -4,8 +4,9 @@
 // emitted IR:
 //  * math on f16/bf16 computes in f32 and rounds back (extf/truncf), as
 //    Triton does; integer arguments to exp, log, ... are an error.
-//  * sum of i1/i8/i16 (and u8/u16) accumulates in i32 (u32); sum and cumsum
-//    of f16/bf16 accumulate in f32 and round the result back.
+//  * sum of i1/i8/i16 (and u8/u16) accumulates in i32 (u32), and sum and
+//    cumsum of f16/bf16 in f32 rounding the result back, unless sum is given
+//    dtype=, which it accumulates in (and wraps in), as Triton.
 //  * axis=None reduces over every dimension (reshape to 1-D first).
 //  * dot: f16/bf16 inputs accumulate in f32 (f16 with out_dtype=f16), f32
 //    inputs use tf32 unless input_precision="ieee", i8 accumulates in i32.
@@ -354,12 +355,15 @@ Value IRGen::emitReduce(BuiltinId id, const BoundArgs &args, SourceLoc loc) {
   };
 
   if (id == BuiltinId::Sum) {
-    if (args.has("dtype"))
+    // With dtype=, Triton accumulates in exactly that type (an i8 sum wraps
+    // in i8); without it, narrow types widen (getAccumulationType).
+    bool explicitType = args.has("dtype") && !args.get("dtype").is(Value::Kind::None);
+    if (explicitType)
       input = cast(input, requireDType(args.get("dtype"), args.loc("dtype"),
                                        "dtype"),
                    loc);
     DType type = input.getDType();
-    DType accumulate = getAccumulationType(type);
+    DType accumulate = explicitType ? type : getAccumulationType(type);
     Value result = reduceAlong(id, cast(input, accumulate, loc), axis, loc);
     // Narrow floats round back to their type; narrow integers stay i32.
     if (type.isFloat() && accumulate != type)

@@ -35,6 +35,28 @@ using sema::ValueType;
 //===----------------------------------------------------------------------===//
 
 Value IRGen::emitExpr(const ast::Expr &expr) {
+  Value value = emitExprUnchecked(expr);
+  // Every intermediate block obeys the 2^20-element limit, not only those
+  // that builtins create with an explicit shape (a broadcast or a dot can
+  // exceed it from small operands).
+  auto check = [&](const Value &v) {
+    if (v.isIR() && v.isBlock() &&
+        v.getType().getNumElements() > sema::kMaxBlockElements)
+      error(expr.loc, "this expression is a block of " +
+                          std::to_string(v.getType().getNumElements()) +
+                          " elements (" + v.getType().toString() +
+                          "); a block holds at most " +
+                          std::to_string(sema::kMaxBlockElements) +
+                          " (2^20) elements");
+  };
+  check(value);
+  if (value.is(Value::Kind::Tuple))
+    for (const Value &element : value.getElements())
+      check(element);
+  return value;
+}
+
+Value IRGen::emitExprUnchecked(const ast::Expr &expr) {
   LocScope scope(*this, expr.loc);
   switch (expr.kind) {
   case ast::ExprKind::Name:
@@ -581,6 +603,8 @@ static Value applyAnnotation(IRGen &gen, const ast::TypeExpr &type,
 
 Value IRGen::callFunction(const ast::FunctionDef &fn, const CallArgs &args,
                           SourceLoc callLoc) {
+  if (fn.parseError)
+    throw CompileError(*fn.parseError).addNote(callLoc, "called from here");
   for (const ast::Decorator &decorator : fn.decorators) {
     std::string name = decorator.name;
     size_t dot = name.rfind('.');

@@ -129,6 +129,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   std::unique_ptr<FunctionDef> parseFunctionDef();
+  std::unique_ptr<FunctionDef> parseFunctionDefOrRecover();
   Decorator parseDecorator();
   Param parseParam();
   std::unique_ptr<TypeExpr> parseType();
@@ -270,7 +271,7 @@ std::unique_ptr<Module> Parser::parseModule() {
       break;
     case TokenKind::At:
     case TokenKind::KwDef:
-      module->functions.push_back(parseFunctionDef());
+      module->functions.push_back(parseFunctionDefOrRecover());
       break;
     case TokenKind::Indent:
       errorAtToken("unexpected indent");
@@ -288,6 +289,44 @@ std::unique_ptr<Module> Parser::parseModule() {
     }
   }
   return module;
+}
+
+std::unique_ptr<FunctionDef> Parser::parseFunctionDefOrRecover() {
+  size_t start = index;
+  try {
+    return parseFunctionDef();
+  } catch (CompileError &error) {
+    // Keep what identifies the function (decorators, name), then skip to
+    // the next `@` or `def` at the start of a line: the other functions of
+    // the file are still usable.
+    size_t errorIndex = index;
+    auto broken = std::make_unique<FunctionDef>();
+    broken->parseError = std::make_shared<CompileError>(std::move(error));
+    index = start;
+    try {
+      while (at(TokenKind::At))
+        broken->decorators.push_back(parseDecorator());
+    } catch (CompileError &) {
+      broken->decorators.clear();
+    }
+    for (size_t i = start; i < tokens.size(); ++i) {
+      if (tokens[i].kind == TokenKind::KwDef) {
+        if (i + 1 < tokens.size() &&
+            tokens[i + 1].kind == TokenKind::Identifier) {
+          broken->name = std::string(tokens[i + 1].spelling);
+          broken->loc = tokens[i + 1].loc;
+          broken->defLoc = tokens[i].loc;
+        }
+        break;
+      }
+    }
+    index = std::max(errorIndex, start + 1);
+    while (!at(TokenKind::EndOfFile) &&
+           !((at(TokenKind::At) || at(TokenKind::KwDef)) &&
+             tok().loc.col == 1))
+      consume();
+    return broken;
+  }
 }
 
 std::string Parser::parseDottedName(SourceLoc &loc) {
@@ -732,10 +771,31 @@ StmtPtr Parser::parseAssignmentOrExpr() {
   }
 
   if (at(TokenKind::Colon)) {
-    if (auto *name = lhs->getAs<NameExpr>())
-      errorAtToken("variable annotations are not supported; the type of '" +
-                   name->name + "' is inferred from its value");
-    errorAtToken("unexpected ':'");
+    // `x: tl.constexpr = 2`, `y: tl.int32 = ...` (IRGenStmt.cpp).
+    auto *name = lhs->getAs<NameExpr>();
+    if (!name)
+      errorAtToken(lhs->is<TupleExpr>()
+                       ? "only a single name can be annotated"
+                       : "unexpected ':'");
+    consume();
+    if (!startsExpression(tok()))
+      errorExpected("a type after ':'");
+    ExprPtr annotation = parseExpr();
+    if (!at(TokenKind::Equal))
+      errorExpected("'=' and a value after the annotation of '" +
+                    name->name + "' (a declaration without a value is not "
+                    "supported)");
+    SourceLoc eqLoc = consume().loc;
+    auto assign = std::make_unique<AssignStmt>(loc, eqLoc);
+    bool isTuple = false;
+    assign->targets = checkAssignTarget(*lhs, isTuple);
+    assign->annotation = std::move(annotation);
+    if (!startsExpression(tok()))
+      errorExpected("expression after '='");
+    assign->value = parseExprList();
+    if (at(TokenKind::Equal))
+      errorAtToken("chained assignment ('a = b = value') is not supported");
+    return assign;
   }
   return std::make_unique<ExprStmt>(loc, std::move(lhs));
 }
@@ -1246,9 +1306,16 @@ ExprPtr Parser::parseStandaloneExpression() {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-std::unique_ptr<Module> parseModule(const SourceFile &file) {
+std::unique_ptr<Module> parseModuleKeepingErrors(const SourceFile &file) {
   Parser parser(file);
   return parser.parseModule();
+}
+
+std::unique_ptr<Module> parseModule(const SourceFile &file) {
+  std::unique_ptr<Module> module = parseModuleKeepingErrors(file);
+  if (const CompileError *error = module->findParseError())
+    throw *error;
+  return module;
 }
 
 ExprPtr parseExpression(const SourceFile &file) {

@@ -248,13 +248,23 @@ std::optional<DType> computeCommonType(PromotionOperand a, PromotionOperand b,
     return DType(ScalarType::F64);
   if (is(at, ScalarType::F32) || is(bt, ScalarType::F32))
     return DType(ScalarType::F32);
+  // f16 wins over everything narrower (bf16 included), as in Triton 3.6.
+  if (is(at, ScalarType::F16) || is(bt, ScalarType::F16))
+    return DType(divOrMod ? ScalarType::F32 : ScalarType::F16);
+  // bf16 survives only with bf16; with anything else it computes in f32.
+  if (is(at, ScalarType::BF16) || is(bt, ScalarType::BF16)) {
+    if (!divOrMod && at == bt)
+      return at;
+    return DType(ScalarType::F32);
+  }
   if (at.isFloat() || bt.isFloat()) {
-    // Only f16/bf16 are left among the floats.
-    if (divOrMod)
-      return DType(ScalarType::F32);
+    // Only fp8 types are left among the floats: the same one stays, two
+    // different ones meet in f16. An fp8 with an integer is an error.
     if (at.isFloat() && bt.isFloat())
-      return at == bt ? at : DType(ScalarType::F32);
-    return at.isFloat() ? at : bt;
+      return at == bt ? at : DType(ScalarType::F16);
+    error = "cannot use '" + opSpelling + "' with " + at.toString() +
+            " and " + bt.toString() + "; convert the integer with .to(...)";
+    return std::nullopt;
   }
   // Two integers.
   if (divOrMod && !at.isBool() && !bt.isBool() &&

@@ -599,9 +599,11 @@ TEST(ParserErrorTest, Assignments) {
                      "of names) may be assigned");
   EXPECT_PARSE_ERROR(inFunction("    a = b = 1\n"), 2, 11,
                      "chained assignment ('a = b = value') is not supported");
-  EXPECT_PARSE_ERROR(inFunction("    x: i32 = 1\n"), 2, 6,
-                     "variable annotations are not supported; the type of "
-                     "'x' is inferred from its value");
+  EXPECT_PARSE_ERROR(inFunction("    x: i32\n"), 2, 11,
+                     "expected '=' and a value after the annotation of 'x' "
+                     "(a declaration without a value is not supported)");
+  EXPECT_PARSE_ERROR(inFunction("    a, b: i32 = 1, 2\n"), 2, 9,
+                     "only a single name can be annotated");
   EXPECT_PARSE_ERROR(inFunction("    x = \n"), 2, 8,
                      "expected expression after '='");
   EXPECT_PARSE_ERROR(inFunction("    x += \n"), 2, 9,
@@ -833,3 +835,34 @@ TEST(ParserFuzzTest, MutatedExamplesFailCleanly) {
 }
 
 } // namespace
+
+TEST(ParserRecoveryTest, BrokenFunctionDoesNotStopTheOthers) {
+  SourceFile file("test.tk", "@kernel\n"
+                             "def a(x: *f32):\n"
+                             "    y = x +\n"
+                             "    z = 1\n"
+                             "\n"
+                             "@kernel\n"
+                             "def b(x: *f32):\n"
+                             "    store(x, 1.0)\n");
+  std::unique_ptr<Module> module = parseModuleKeepingErrors(file);
+  ASSERT_EQ(module->functions.size(), 2u);
+  const FunctionDef &a = *module->functions[0];
+  const FunctionDef &b = *module->functions[1];
+  ASSERT_TRUE(a.parseError);
+  EXPECT_EQ(a.name, "a");
+  EXPECT_EQ(a.decorators.size(), 1u);
+  EXPECT_EQ(a.parseError->loc.line, 3u);
+  EXPECT_EQ(a.parseError->message, "expected expression");
+  EXPECT_FALSE(b.parseError);
+  EXPECT_EQ(b.name, "b");
+  EXPECT_EQ(b.body.size(), 1u);
+  // The strict entry point reports the same error.
+  EXPECT_THROW(parseModule(file), CompileError);
+}
+
+TEST(ParserTest, AnnotatedAssignment) {
+  std::string text = dump("def f():\n    B: tl.constexpr = 4\n");
+  EXPECT_NE(text.find("annotation"), std::string::npos) << text;
+  EXPECT_NE(text.find("Target 'B'"), std::string::npos) << text;
+}

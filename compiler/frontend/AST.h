@@ -61,8 +61,13 @@ struct Identifier {
 // Types written in source (parameter annotations, `-> T`)
 //===----------------------------------------------------------------------===//
 
+/// The fp8 types, with Triton's names: F8E4M3 is float8e4nv (e4m3, finite,
+/// NaN = 0x7f), F8E5M2 float8e5 (IEEE-like e5m2), F8E4M3B15 float8e4b15
+/// (bias 15), F8E4M3FNUZ float8e4b8 and F8E5M2FNUZ float8e5b16 (no -0, NaN
+/// is 0x80).
 enum class ScalarType { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16,
-                        F32, F64 };
+                        F32, F64, F8E4M3, F8E5M2, F8E4M3B15, F8E4M3FNUZ,
+                        F8E5M2FNUZ };
 
 /// "i1", "bf16", ...
 const char *getScalarTypeName(ScalarType type);
@@ -108,8 +113,9 @@ enum class BinaryOpKind {
   LShift, RShift, BitAnd, BitOr, BitXor,
   // logical (short-circuit in Python; `and` / `or`)
   And, Or,
-  // comparisons (never chained: `a < b < c` is a parse error)
-  Lt, Gt, Le, Ge, Eq, Ne
+  // comparisons (never chained: `a < b < c` is a parse error); `is` and
+  // `is not` compare compile-time values (`x is None`)
+  Lt, Gt, Le, Ge, Eq, Ne, Is, IsNot
 };
 
 /// Source spelling: "-", "not", "+", "//", "and", "<=", ...

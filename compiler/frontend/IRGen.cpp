@@ -128,11 +128,15 @@ mlir::Location IRGen::getLoc(SourceLoc loc) const {
 }
 
 IRGen::LocScope::LocScope(IRGen &gen, SourceLoc loc)
-    : gen(gen), saved(gen.builder.getLoc()) {
+    : gen(gen), saved(gen.builder.getLoc()), savedSource(gen.currentSourceLoc) {
   gen.builder.setLoc(gen.getLoc(loc));
+  gen.currentSourceLoc = loc;
 }
 
-IRGen::LocScope::~LocScope() { gen.builder.setLoc(saved); }
+IRGen::LocScope::~LocScope() {
+  gen.builder.setLoc(saved);
+  gen.currentSourceLoc = savedSource;
+}
 
 //===----------------------------------------------------------------------===//
 // Kernel selection and decorators
@@ -340,12 +344,25 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
                         *callee != "tk.Config" && *callee != "tl.Config"))
           error(element->loc, "expected Config(NAME=value, ..., "
                               "num_warps=..., num_stages=...)");
-        if (!call->args.empty())
-          error(call->args.front()->loc,
-                "Config takes keyword arguments only: Config(BLOCK=128, "
-                "num_warps=4)");
+        // Triton's triton.Config({"BLOCK": 128}, num_warps=4): the dict
+        // (parsed as dict(BLOCK=128)) gives keywords too.
+        std::vector<const ast::KeywordArg *> keywords;
+        for (const ast::ExprPtr &arg : call->args) {
+          const auto *dict = arg->getAs<ast::CallExpr>();
+          std::optional<std::string> name =
+              dict ? ast::getDottedName(*dict->callee) : std::nullopt;
+          if (!name || *name != "dict" || call->args.size() > 1)
+            error(arg->loc, "Config takes a dict of constexpr values and "
+                            "keyword arguments: Config({\"BLOCK\": 128}, "
+                            "num_warps=4) or Config(BLOCK=128, num_warps=4)");
+          for (const ast::KeywordArg &kw : dict->keywords)
+            keywords.push_back(&kw);
+        }
+        for (const ast::KeywordArg &kw : call->keywords)
+          keywords.push_back(&kw);
         std::vector<std::pair<std::string, Value>> entries;
-        for (const ast::KeywordArg &kw : call->keywords) {
+        for (const ast::KeywordArg *kwPointer : keywords) {
+          const ast::KeywordArg &kw = *kwPointer;
           Value value = evaluateConstant(*kw.value, "a Config value");
           if (kw.name == "num_warps" || kw.name == "num_stages" ||
               kw.name == "num_ctas") {

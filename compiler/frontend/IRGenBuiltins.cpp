@@ -240,7 +240,7 @@ Value IRGen::emitMath(BuiltinId id, const Value &input, SourceLoc loc) {
     error(loc, std::string(name) + "() needs floating-point values, got " +
                    x.getType().toString() + "; convert with .to(f32)");
   // f16/bf16: compute in f32 and round back.
-  bool isHalf = type.getBitWidth() == 16;
+  bool isHalf = type.getBitWidth() < 32; // f16, bf16 and fp8
   Value wide = isHalf ? cast(x, ScalarType::F32, loc) : x;
   mlir::Value v = wide.getIR(), result;
   namespace math = mlir::math;
@@ -306,9 +306,21 @@ Value IRGen::reduceAlong(BuiltinId id, const Value &input, int64_t axis,
     isIndex = true;
     break;
   }
+  if (isIndex && (type.isUnsigned() || type.isBool())) {
+    // Unsigned order is signed order with the top bit flipped: the index
+    // of the extreme is the same (i1 counts as unsigned).
+    DType asSigned = sema::getIntType(std::max(8u, type.getBitWidth()),
+                                      /*isUnsigned=*/false);
+    Value wide = type.isBool() ? cast(input, ScalarType::U8, loc) : input;
+    Value flipped = binaryOp(ast::BinaryOpKind::BitXor, wide,
+                             constantInt(int64_t(1) << (asSigned.getBitWidth() - 1),
+                                         wide.getDType(), wide.getShape()),
+                             loc);
+    return reduceAlong(id, bitcast(flipped, asSigned, loc), axis, loc);
+  }
   if (isIndex && !type.isFloat() && !type.isSigned())
     error(loc, std::string(getBuiltinName(id)) +
-                   "() supports floats and signed integers, got " +
+                   "() supports floats and integers, got " +
                    input.getType().toString());
   Shape shape = input.getShape();
   shape.erase(shape.begin() + axis);
@@ -324,7 +336,7 @@ Value IRGen::reduceAlong(BuiltinId id, const Value &input, int64_t axis,
 static DType getAccumulationType(DType type) {
   if (type.isInt() && type.getBitWidth() < 32)
     return type.isUnsigned() ? DType(ScalarType::U32) : DType(ScalarType::I32);
-  if (type.isFloat() && type.getBitWidth() == 16)
+  if (type.isFloat() && type.getBitWidth() < 32)
     return ScalarType::F32;
   return type;
 }

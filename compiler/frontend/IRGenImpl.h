@@ -112,7 +112,11 @@ public:
   private:
     IRGen &gen;
     mlir::Location saved;
+    SourceLoc savedSource;
   };
+  /// The source position of the innermost LocScope, for errors raised
+  /// where no position is passed down (an unsupported dtype in getMLIRType).
+  SourceLoc currentSourceLoc;
 
   //===--------------------------------------------------------------------===//
   // Kernel (IRGen.cpp)

@@ -173,20 +173,14 @@ void IRGen::assign(const std::string &name, SourceLoc loc,
       value.is(Value::Kind::Namespace))
     error(loc, "cannot assign " + value.describe() + " to '" + name +
                    "': variables hold values, not functions");
+  // Locals may shadow builtins and the file's functions (`min = load(p)`),
+  // as in Python; only the namespaces tl, tk and triton are reserved, since
+  // every qualified name goes through them.
   if (!frame().env.count(name)) {
-    if (std::optional<Value> global = lookupGlobal(name)) {
-      std::string what = global->is(Value::Kind::Function)
-                             ? "a function of this file"
-                         : global->is(Value::Kind::Type) ? "a type"
-                         : global->is(Value::Kind::Namespace)
-                             ? "a namespace"
-                         : global->isConstant() &&
-                                 !global->is(Value::Kind::Builtin)
-                             ? "a builtin constant"
-                             : "a builtin function";
-      error(loc, "cannot assign to '" + name + "': it is the name of " +
-                     what + "; choose another name");
-    }
+    std::optional<Value> global = lookupGlobal(name);
+    if (global && global->is(Value::Kind::Namespace))
+      error(loc, "cannot assign to '" + name + "': it is the name of a "
+                 "namespace; choose another name");
   }
   frame().env[name] = {value, loc};
   frame().undefinedReasons.erase(name);

@@ -130,6 +130,7 @@ private:
 
   std::unique_ptr<FunctionDef> parseFunctionDef();
   std::unique_ptr<FunctionDef> parseFunctionDefOrRecover();
+  void skipImport();
   Decorator parseDecorator();
   Param parseParam();
   std::unique_ptr<TypeExpr> parseType();
@@ -166,6 +167,7 @@ private:
   ExprPtr parseAtom();
   ExprPtr parseParenthesized();
   ExprPtr parseList();
+  ExprPtr parseDict();
   ExprPtr parseSubscriptIndex();
   void parseArguments(std::vector<ExprPtr> &args,
                       std::vector<KeywordArg> &keywords);
@@ -282,13 +284,43 @@ std::unique_ptr<Module> Parser::parseModule() {
       errorAtToken("'" + std::string(tok().spelling) + "' outside loop");
     default:
       if (at(TokenKind::Identifier) &&
-          (tok().spelling == "import" || tok().spelling == "from"))
-        errorAtToken("only 'def' is allowed at top level (tk programs "
-                     "need no imports)");
+          (tok().spelling == "import" || tok().spelling == "from")) {
+        skipImport();
+        break;
+      }
       errorAtToken("only 'def' is allowed at top level");
     }
   }
   return module;
+}
+
+void Parser::skipImport() {
+  // `import triton`, `import triton.language as tl`, `from triton import
+  // language as tl`, `from triton.language.extra import libdevice`, ...:
+  // Triton files start with these; the names they bind (tl, triton,
+  // libdevice) are tk's builtin namespaces, so the line is accepted and
+  // ignored. Any other module is an error.
+  consume();
+  SourceLoc loc = tok().loc;
+  std::string module(
+      expect(TokenKind::Identifier, "expected a module name").spelling);
+  while (consumeIf(TokenKind::Dot))
+    module += "." + std::string(expect(TokenKind::Identifier,
+                                       "expected a name after '.'")
+                                    .spelling);
+  if (module != "triton" && module.rfind("triton.", 0) != 0)
+    error(loc, "cannot import '" + module + "': only triton modules may be "
+               "imported (the import is ignored; tk needs none)");
+  // The rest of the line names what is imported and aliases: any names,
+  // dots, commas, `as`, `*` and parentheses.
+  while (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile)) {
+    if (!at(TokenKind::Identifier) && !at(TokenKind::Dot) &&
+        !at(TokenKind::Comma) && !at(TokenKind::Star) &&
+        !at(TokenKind::LParen) && !at(TokenKind::RParen))
+      errorExpected("a name in the import");
+    consume();
+  }
+  consumeIf(TokenKind::Newline);
 }
 
 std::unique_ptr<FunctionDef> Parser::parseFunctionDefOrRecover() {
@@ -987,16 +1019,23 @@ ExprPtr Parser::parseComparison() {
     if (at(TokenKind::KwIn) ||
         (at(TokenKind::KwNot) && peekToken().is(TokenKind::KwIn)))
       errorAtToken("the 'in' operator is not supported");
+  };
+  // `is` and `is not` (an identifier to the lexer).
+  auto comparisonOp = [&]() -> std::optional<BinaryOpKind> {
     if (at(TokenKind::Identifier) && tok().spelling == "is")
-      errorAtToken("the 'is' operator is not supported; use '==' or '!='");
+      return peekToken().is(TokenKind::KwNot) ? BinaryOpKind::IsNot
+                                              : BinaryOpKind::Is;
+    return getComparisonOp(tok().kind);
   };
   rejectUnsupported();
-  std::optional<BinaryOpKind> op = getComparisonOp(tok().kind);
+  std::optional<BinaryOpKind> op = comparisonOp();
   if (!op)
     return lhs;
   SourceLoc opLoc = consume().loc;
+  if (*op == BinaryOpKind::IsNot)
+    consume(); // `not`
   ExprPtr rhs = parseBitOr();
-  if (getComparisonOp(tok().kind))
+  if (comparisonOp())
     errorAtToken("chained comparisons are not supported; write "
                  "'(a < b) and (b < c)' instead of 'a < b < c'");
   rejectUnsupported();
@@ -1244,10 +1283,38 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::LBracket:
     return parseList();
   case TokenKind::LBrace:
-    errorAtToken("dict and set displays ('{...}') are not supported");
+    return parseDict();
   default:
     errorExpected("expression");
   }
+}
+
+ExprPtr Parser::parseDict() {
+  // Only what triton.Config({"BLOCK": 128, ...}) needs: string keys. The
+  // dict is represented as the call dict(BLOCK=128, ...), which @autotune's
+  // Config reads (IRGen.cpp); anywhere else it is an unknown function.
+  SourceLoc loc = consume().loc; // '{'
+  auto call = std::make_unique<CallExpr>(
+      loc, std::make_unique<NameExpr>(loc, "dict"), loc);
+  while (!at(TokenKind::RBrace)) {
+    if (!at(TokenKind::StringLiteral))
+      errorAtToken("only dicts with string keys are supported "
+                   "({\"BLOCK\": 128, ...}, as in triton.Config)");
+    const Token &key = consume();
+    std::string name = key.stringValue;
+    for (const KeywordArg &other : call->keywords)
+      if (other.name == name)
+        error(key.loc, "duplicate key '" + name + "'");
+    if (!consumeIf(TokenKind::Colon))
+      errorExpected("':' after the dict key");
+    if (!startsExpression(tok()))
+      errorExpected("a value after ':'");
+    call->keywords.push_back({name, key.loc, parseExpr()});
+    if (!consumeIf(TokenKind::Comma) && !at(TokenKind::RBrace))
+      errorExpected("',' or '}' in the dict");
+  }
+  consume(); // '}'
+  return finish(std::move(call));
 }
 
 ExprPtr Parser::parseParenthesized() {

@@ -68,6 +68,21 @@ bool DType::isFloat() const {
   case ScalarType::F64:
     return true;
   default:
+    return isFp8();
+  }
+}
+
+bool DType::isFp8() const {
+  if (pointer)
+    return false;
+  switch (scalar) {
+  case ScalarType::F8E4M3:
+  case ScalarType::F8E5M2:
+  case ScalarType::F8E4M3B15:
+  case ScalarType::F8E4M3FNUZ:
+  case ScalarType::F8E5M2FNUZ:
+    return true;
+  default:
     return false;
   }
 }
@@ -94,6 +109,12 @@ unsigned DType::getBitWidth() const {
   case ScalarType::U64:
   case ScalarType::F64:
     return 64;
+  case ScalarType::F8E4M3:
+  case ScalarType::F8E5M2:
+  case ScalarType::F8E4M3B15:
+  case ScalarType::F8E4M3FNUZ:
+  case ScalarType::F8E5M2FNUZ:
+    return 8;
   }
   return 32;
 }
@@ -108,6 +129,13 @@ unsigned DType::getMantissaWidth() const {
     return 23;
   case ScalarType::F64:
     return 52;
+  case ScalarType::F8E4M3:
+  case ScalarType::F8E4M3B15:
+  case ScalarType::F8E4M3FNUZ:
+    return 3;
+  case ScalarType::F8E5M2:
+  case ScalarType::F8E5M2FNUZ:
+    return 2;
   default:
     return 0;
   }

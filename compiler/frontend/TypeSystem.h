@@ -67,7 +67,8 @@ public:
   bool isBool() const { return !pointer && scalar == ScalarType::I1; }
   bool isSigned() const;   // i8 .. i64 (i1 counts as neither)
   bool isUnsigned() const; // u8 .. u64
-  bool isFloat() const;
+  bool isFloat() const; // fp8 types included
+  bool isFp8() const;
   bool isNumber() const { return !pointer; }
   /// Bits of the number (1 for i1, 64 for pointers).
   unsigned getBitWidth() const;

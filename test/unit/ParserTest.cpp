@@ -635,8 +635,9 @@ TEST(ParserErrorTest, Expressions) {
   EXPECT_PARSE_ERROR(inFunction("    x = sum(i for i in y)\n"), 2, 15,
                      "comprehensions and generator expressions are not "
                      "supported");
-  EXPECT_PARSE_ERROR(inFunction("    x = {}\n"), 2, 9,
-                     "dict and set displays ('{...}') are not supported");
+  EXPECT_PARSE_ERROR(inFunction("    x = {1: 2}\n"), 2, 10,
+                     "only dicts with string keys are supported "
+                     "({\"BLOCK\": 128, ...}, as in triton.Config)");
   EXPECT_PARSE_ERROR(inFunction("    x = a if b\n"), 2, 15,
                      "expected 'else' in conditional expression");
   EXPECT_PARSE_ERROR(inFunction("    x = y.\n"), 2, 11,

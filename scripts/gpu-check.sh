@@ -69,7 +69,14 @@ if [ -x scripts/differential.sh ]; then
   note "$(tail -1 "$OUT/differential.log" 2>/dev/null)"
 fi
 
-# 3a. The builtin ports (sort, join, histogram, Philox, block pointers, ...)
+# 3a. The Triton ports of test/triton-compat on the GPU, against numpy.
+if [ -f test/triton-compat/run.py ] && [ -x "$C/bin/tk-run" ]; then
+  timeout 300 python3 test/triton-compat/run.py --bin "$C/bin" --gpu \
+    >"$OUT/triton-compat.log" 2>&1
+  note "triton-compat on the GPU: $(grep -c '^ok' "$OUT/triton-compat.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat.log") FAIL"
+  grep '^FAIL' "$OUT/triton-compat.log" | head -10
+fi
+# 3a'. The builtin ports (sort, join, histogram, Philox, block pointers, ...)
 # with tk-run --gpu against numpy.
 if [ -f test/triton-compat/builtins/check.py ]; then
   timeout 300 python3 test/triton-compat/builtins/check.py --bin "$C/bin" --gpu \

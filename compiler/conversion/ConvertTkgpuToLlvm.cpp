@@ -135,6 +135,7 @@ struct ConvertTkgpuToLlvmPass
     RewritePatternSet patterns(ctx);
     populateFuncOpToLlvmPatterns(converter, state, patterns);
     populateElementwiseOpToLlvmPatterns(converter, state, patterns);
+    populateFp8OpToLlvmPatterns(converter, state, patterns);
     populateMathOpToLlvmPatterns(converter, patterns);
     populateViewOpToLlvmPatterns(converter, state, patterns);
     populateLoadStoreOpToLlvmPatterns(converter, state, patterns);

@@ -23,6 +23,12 @@ void populateElementwiseOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
                                          LoweringState &state,
                                          RewritePatternSet &patterns);
 
+/// fp8 <-> f32 conversions (hardware cvt on sm_89+, emulated before) and
+/// fp8 constants.
+void populateFp8OpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
+                                 LoweringState &state,
+                                 RewritePatternSet &patterns);
+
 /// Scalar math with PTX approximations (exp, exp2, log, log2, sin, cos,
 /// rsqrt, tanh, erf); takes precedence over the upstream math patterns.
 void populateMathOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,

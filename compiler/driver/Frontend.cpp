@@ -33,7 +33,7 @@ mlir::LogicalResult loadSource(Compilation &compilation) {
 
 std::unique_ptr<ast::Module> parseSource(Compilation &compilation) {
   try {
-    return parseModule(*compilation.getSource());
+    return parseModuleKeepingErrors(*compilation.getSource());
   } catch (const CompileError &error) {
     compilation.reportCompileError(error);
     return nullptr;

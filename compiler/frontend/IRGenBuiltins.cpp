@@ -4,8 +4,9 @@
 // emitted IR:
 //  * math on f16/bf16 computes in f32 and rounds back (extf/truncf), as
 //    Triton does; integer arguments to exp, log, ... are an error.
-//  * sum of i1/i8/i16 (and u8/u16) accumulates in i32 (u32); sum and cumsum
-//    of f16/bf16 accumulate in f32 and round the result back.
+//  * sum of i1/i8/i16 (and u8/u16) accumulates in i32 (u32), and sum and
+//    cumsum of f16/bf16 in f32 rounding the result back, unless sum is given
+//    dtype=, which it accumulates in (and wraps in), as Triton.
 //  * axis=None reduces over every dimension (reshape to 1-D first).
 //  * dot: f16/bf16 inputs accumulate in f32 (f16 with out_dtype=f16), f32
 //    inputs use tf32 unless input_precision="ieee", i8 accumulates in i32.
@@ -239,7 +240,7 @@ Value IRGen::emitMath(BuiltinId id, const Value &input, SourceLoc loc) {
     error(loc, std::string(name) + "() needs floating-point values, got " +
                    x.getType().toString() + "; convert with .to(f32)");
   // f16/bf16: compute in f32 and round back.
-  bool isHalf = type.getBitWidth() == 16;
+  bool isHalf = type.getBitWidth() < 32; // f16, bf16 and fp8
   Value wide = isHalf ? cast(x, ScalarType::F32, loc) : x;
   mlir::Value v = wide.getIR(), result;
   namespace math = mlir::math;
@@ -305,9 +306,21 @@ Value IRGen::reduceAlong(BuiltinId id, const Value &input, int64_t axis,
     isIndex = true;
     break;
   }
+  if (isIndex && (type.isUnsigned() || type.isBool())) {
+    // Unsigned order is signed order with the top bit flipped: the index
+    // of the extreme is the same (i1 counts as unsigned).
+    DType asSigned = sema::getIntType(std::max(8u, type.getBitWidth()),
+                                      /*isUnsigned=*/false);
+    Value wide = type.isBool() ? cast(input, ScalarType::U8, loc) : input;
+    Value flipped = binaryOp(ast::BinaryOpKind::BitXor, wide,
+                             constantInt(int64_t(1) << (asSigned.getBitWidth() - 1),
+                                         wide.getDType(), wide.getShape()),
+                             loc);
+    return reduceAlong(id, bitcast(flipped, asSigned, loc), axis, loc);
+  }
   if (isIndex && !type.isFloat() && !type.isSigned())
     error(loc, std::string(getBuiltinName(id)) +
-                   "() supports floats and signed integers, got " +
+                   "() supports floats and integers, got " +
                    input.getType().toString());
   Shape shape = input.getShape();
   shape.erase(shape.begin() + axis);
@@ -323,7 +336,7 @@ Value IRGen::reduceAlong(BuiltinId id, const Value &input, int64_t axis,
 static DType getAccumulationType(DType type) {
   if (type.isInt() && type.getBitWidth() < 32)
     return type.isUnsigned() ? DType(ScalarType::U32) : DType(ScalarType::I32);
-  if (type.isFloat() && type.getBitWidth() == 16)
+  if (type.isFloat() && type.getBitWidth() < 32)
     return ScalarType::F32;
   return type;
 }
@@ -354,12 +367,15 @@ Value IRGen::emitReduce(BuiltinId id, const BoundArgs &args, SourceLoc loc) {
   };
 
   if (id == BuiltinId::Sum) {
-    if (args.has("dtype"))
+    // With dtype=, Triton accumulates in exactly that type (an i8 sum wraps
+    // in i8); without it, narrow types widen (getAccumulationType).
+    bool explicitType = args.has("dtype") && !args.get("dtype").is(Value::Kind::None);
+    if (explicitType)
       input = cast(input, requireDType(args.get("dtype"), args.loc("dtype"),
                                        "dtype"),
                    loc);
     DType type = input.getDType();
-    DType accumulate = getAccumulationType(type);
+    DType accumulate = explicitType ? type : getAccumulationType(type);
     Value result = reduceAlong(id, cast(input, accumulate, loc), axis, loc);
     // Narrow floats round back to their type; narrow integers stay i32.
     if (type.isFloat() && accumulate != type)

@@ -112,7 +112,11 @@ public:
   private:
     IRGen &gen;
     mlir::Location saved;
+    SourceLoc savedSource;
   };
+  /// The source position of the innermost LocScope, for errors raised
+  /// where no position is passed down (an unsupported dtype in getMLIRType).
+  SourceLoc currentSourceLoc;
 
   //===--------------------------------------------------------------------===//
   // Kernel (IRGen.cpp)
@@ -150,6 +154,7 @@ public:
   //===--------------------------------------------------------------------===//
 
   void emitBlock(const ast::StmtList &body);
+  void emitSequence(const std::vector<const ast::Stmt *> &stmts);
   void emitStmt(const ast::Stmt &stmt);
   void emitAssign(const ast::AssignStmt &stmt);
   void emitAugAssign(const ast::AugAssignStmt &stmt);
@@ -167,6 +172,7 @@ public:
   // Expressions and calls (IRGenExpr.cpp)
   //===--------------------------------------------------------------------===//
 
+  Value emitExprUnchecked(const ast::Expr &expr);
   Value emitExpr(const ast::Expr &expr);
   Value emitName(const ast::NameExpr &expr);
   Value lookupName(const std::string &name, SourceLoc loc);
@@ -299,9 +305,13 @@ public:
     bool returned = false;
     Value returnValue;
     SourceLoc returnLoc;
-    /// Nesting of run-time regions (scf.if/for/while bodies) in this
+    /// Nesting of loops (scf.for/while bodies, static_range copies) in this
     /// function: a `return` there is not supported.
     unsigned runtimeDepth = 0;
+    /// The statements that follow the one being emitted, up to the end of
+    /// the function: a run-time `if` that returns takes them into its
+    /// branches (IRGenStmt.cpp).
+    std::vector<const ast::Stmt *> pending;
     /// Location of the call expression in the caller (helpers only).
     std::optional<mlir::Location> callerLoc;
   };

@@ -75,6 +75,10 @@ std::optional<ElementKind> kindOf(Type type) {
     return ElementKind::F16;
   if (type.isBF16())
     return ElementKind::BF16;
+  if (isa<Float8E4M3FNType>(type))
+    return ElementKind::F8E4M3;
+  if (isa<Float8E5M2Type>(type))
+    return ElementKind::F8E5M2;
   if (type.isF32())
     return ElementKind::F32;
   if (type.isF64())

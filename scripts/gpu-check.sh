@@ -112,7 +112,7 @@ if [ -x "$C/bin/mma_ceiling" ]; then
   note "mma.sync ceiling: $(cat "$OUT/mma_ceiling.json")"
 fi
 if [ -d "$C/kernels/matmul" ]; then
-  PYTHONUNBUFFERED=1 timeout 400 python3 bench/gpu/matmul_gpu.py "$C/kernels/matmul" "$OUT" \
+  PYTHONUNBUFFERED=1 timeout 450 python3 bench/gpu/matmul_gpu.py "$C/kernels/matmul" "$OUT" \
     ${TK_MATMUL_QUICK:+--quick} >"$OUT/matmul.log" 2>&1
   note "matmul_gpu.py exit $?: $(head -1 "$OUT/matmul.log")"
   cat "$OUT/matmul.log" | head -60
@@ -127,14 +127,23 @@ if [ -d "$C/kernels/matmul" ]; then
     done
     note "matmul_f16 128x128x32 SASS: $counts"
   fi
+  cubin=$(ls "$C"/kernels/matmul/matmul_f16_wgmma_plain_128x128x64_w4_s3_rr16.cubin 2>/dev/null)
+  if [ -n "$cubin" ] && command -v cuobjdump >/dev/null; then
+    cuobjdump --dump-sass "$cubin" >"$OUT/matmul_f16_wgmma_sass.txt" 2>&1
+    counts=""
+    for op in HGMMA HMMA LDGSTS LDSM "STG.E.128" BAR.SYNC WARPGROUP; do
+      counts+="$op=$(grep -c "$op" "$OUT/matmul_f16_wgmma_sass.txt") "
+    done
+    note "matmul_f16 wgmma 128x128x64 SASS: $counts"
+  fi
 fi
 # 4c. compute-sanitizer racecheck and synccheck over the pipelined (cp.async)
-# and the plain mma.sync matmul (TK_GPU_SANITIZE=1).
+# mma.sync and wgmma matmuls (TK_GPU_SANITIZE=1).
 if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/matmul" ]; then
   for tool in racecheck synccheck; do
     timeout 240 compute-sanitizer --tool $tool --error-exitcode 3 python3 bench/gpu/matmul_gpu.py \
       "$C/kernels/matmul" "$OUT" --quick --no-speed \
-      --only 'matmul_(f16|bf16)_plain_128x128x32_w4_s3_(rr16|rr)|matmul_f16_plain_128x128x32_w8_s4_rr16' \
+      --only 'matmul_(f16|bf16)_plain_128x128x32_w4_s3_(rr16|rr)|matmul_f16_plain_128x128x32_w8_s4_rr16|matmul_(f16|bf16)_wgmma_plain_128x128x64_w4_s3_(rr16|rr)|matmul_f16_wgmma_plain_128x256x64_w8_s4_rr16' \
       >"$OUT/matmul-$tool.log" 2>&1
     note "matmul under compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed, ' "$OUT/matmul-$tool.log" | tr '\n' ' '))"
   done

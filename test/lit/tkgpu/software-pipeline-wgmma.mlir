@@ -4,12 +4,14 @@
 // tkgpu-pipeline feeding warp_group_dot (accelerate-matmul's sm_90a form)
 // straight from the cp.async slots: the dot becomes async, a
 // warp_group_dot_wait keeps one wgmma in flight across iterations (so the
-// fetch runs num_stages - 2 iterations ahead: a slot is refilled only after
-// the wgmma that read it was retired), fence_async_shared after the
-// async_wait.
+// fetch at the end of iteration i is of i + num_stages - 1, into the slot
+// of the previous iteration, whose wgmma the wait retired),
+// fence_async_shared after each async_wait.
 
-// num_stages 3: three buffers, fetch 1 ahead (one prologue fetch, wait for
-// 0 groups in the loop), one wgmma in flight.
+// num_stages 3: three buffers, one prologue fetch, a wait for 0 groups and
+// a fence, the fetch of iteration 1; in the loop the dot first (nothing to
+// wait for), one wgmma in flight, then wait, fence, fetch of i + 2 into
+// the insert slot (which starts at 2 and trails the slot read by one).
 // CHECK-DAG: #[[NV3:.*]] = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [2, 1, 0]}>
 // CHECK-DAG: #[[NV:.*]] = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
 // CHECK-LABEL: func.func @matmul(
@@ -18,24 +20,29 @@
 // CHECK: tkgpu.async_copy_global_to_local
 // CHECK: tkgpu.async_copy_global_to_local
 // CHECK-NEXT: tkgpu.async_commit_group
-// CHECK-NOT: tkgpu.async_commit_group
-// CHECK: %[[R:.*]]:5 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %[[INS:[^ ]*]] = %c1_i32{{[_0-9]*}}, %[[EXT:[^ ]*]] = %c0_i32{{[_0-9]*}})
 // CHECK-NEXT: tkgpu.async_wait 0
 // CHECK-NEXT: tkgpu.fence_async_shared
+// CHECK: tkgpu.async_copy_global_to_local
+// CHECK: tkgpu.async_copy_global_to_local
+// CHECK-NEXT: tkgpu.async_commit_group
+// CHECK-NOT: tkgpu.async_commit_group
+// CHECK: %[[R:.*]]:5 = scf.for {{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %[[EXT:[^ ]*]] = %c0_i32{{[_0-9]*}}, %[[INS:[^ ]*]] = %c2_i32{{[_0-9]*}})
 // CHECK-NEXT: %[[VA:.*]] = tkgpu.memdesc_index %[[BUFA]][%[[EXT]]] : !tkgpu.memdesc<3x64x64xf16, #[[NV3]]> -> !tkgpu.memdesc<64x64xf16, #[[NV]]>
 // CHECK-NEXT: %[[VB:.*]] = tkgpu.memdesc_index %[[BUFB]][%[[EXT]]]
+// The non-pipelined form's fence covered only the replaced stores.
+// CHECK-NOT: tkgpu.fence_async_shared
+// CHECK-NEXT: %[[D:.*]] = tkgpu.warp_group_dot %[[VA]], %[[VB]], %[[ACC]] {isAsync}
+// CHECK-NEXT: %[[W:.*]] = tkgpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
+// CHECK-NEXT: tkgpu.async_wait 0
+// CHECK-NEXT: tkgpu.fence_async_shared
 // CHECK: tkgpu.memdesc_index %[[BUFA]][%[[INS]]]
 // CHECK: tkgpu.async_copy_global_to_local
 // CHECK: tkgpu.memdesc_index %[[BUFB]][%[[INS]]]
 // CHECK: tkgpu.async_copy_global_to_local
 // CHECK-NEXT: tkgpu.async_commit_group
-// The body's own fence guarded the replaced stores: dropped.
-// CHECK-NOT: tkgpu.fence_async_shared
-// CHECK-NEXT: %[[D:.*]] = tkgpu.warp_group_dot %[[VA]], %[[VB]], %[[ACC]] {isAsync}
-// CHECK-NEXT: %[[W:.*]] = tkgpu.warp_group_dot_wait %[[D]] {pendings = 1 : i32}
 // CHECK: scf.yield %[[W]],
 // CHECK-NEXT: }
-// After the loop: the last wgmma completes before the result is used and
+// After the loop: the last wgmma completes before its result is used and
 // the buffers die.
 // CHECK-NEXT: %[[DONE:.*]] = tkgpu.warp_group_dot_wait %[[R]]#0 {pendings = 0 : i32}
 // CHECK-NEXT: tkgpu.async_wait 0
@@ -43,35 +50,36 @@
 // CHECK-NEXT: tkgpu.local_dealloc %[[BUFB]]
 // CHECK-NEXT: return %[[DONE]]
 
-// num_stages 2: no wgmma stays in flight (the slot read now is refilled in
-// the next iteration): fetch 1 ahead, wait 0 after each dot.
+// num_stages 2: no wgmma stays in flight (the slot read now is refilled at
+// the end of this iteration): wait 0 after each dot, then the wait for the
+// copies, one slot carried.
 // S2-LABEL: func.func @matmul(
 // S2: tkgpu.local_alloc !tkgpu.memdesc<2x64x64xf16
-// S2: scf.for
-// S2-NEXT: tkgpu.async_wait 0
-// S2-NEXT: tkgpu.fence_async_shared
+// S2: scf.for {{.*}} iter_args({{.*}}, %{{[^ ]*}} = %c0_i32{{[_0-9]*}}) ->
 // S2: tkgpu.warp_group_dot {{.*}} {isAsync}
 // S2-NEXT: tkgpu.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// S2-NEXT: tkgpu.async_wait 0
+// S2-NEXT: tkgpu.fence_async_shared
 // S2: scf.yield
 // S2-NEXT: }
 // S2-NEXT: tkgpu.async_wait 0
 
-// num_stages 4 through allocation and membar: fetch 2 ahead (wait for 1
-// group), one barrier per iteration, between the fence and the copies; the
-// multi-buffers are 1024-byte aligned (the 128-byte swizzle repeats every
-// 8 rows).
+// num_stages 4 through allocation and membar: one barrier per iteration,
+// after the dot wait, the async wait (leaving 1 group) and the fence, and
+// before the copies; none before the dot, which reads a slot whose copies
+// landed before the previous iteration's barrier.
 // MEMBAR-LABEL: func.func @matmul(
 // MEMBAR: tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<4x64x64xf16
 // MEMBAR: tkgpu.local_alloc {tkgpu.offset = 32768 : i64} !tkgpu.memdesc<4x64x64xf16
 // MEMBAR: scf.for
+// MEMBAR-NOT: tkgpu.barrier
+// MEMBAR: tkgpu.warp_group_dot
+// MEMBAR-NEXT: tkgpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
 // MEMBAR-NEXT: tkgpu.async_wait 1
 // MEMBAR-NEXT: tkgpu.fence_async_shared
 // MEMBAR-NOT: tkgpu.barrier
 // MEMBAR: tkgpu.barrier
 // MEMBAR-NEXT: tkgpu.async_copy_global_to_local
-// MEMBAR-NOT: tkgpu.barrier
-// MEMBAR: tkgpu.warp_group_dot
-// MEMBAR-NEXT: tkgpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
 // MEMBAR-NOT: tkgpu.barrier
 // MEMBAR: scf.yield
 #bA = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -115,12 +123,13 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 
 // A dot whose result is used inside the loop (here by a store of the
 // running sum) must be complete at the end of the iteration: wait 0, the
-// fetch runs num_stages - 1 ahead.
+// fetch runs num_stages ahead, into the slot just read.
 // CHECK-LABEL: func.func @used_in_loop(
 // CHECK: tkgpu.async_commit_group
 // CHECK: tkgpu.async_commit_group
-// CHECK: scf.for
 // CHECK-NEXT: tkgpu.async_wait 1
+// CHECK: tkgpu.async_commit_group
+// CHECK: scf.for
 // CHECK: tkgpu.warp_group_dot {{.*}} {isAsync}
 // CHECK-NEXT: tkgpu.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
 // CHECK: "test.use"

@@ -49,7 +49,10 @@ wgmma_variant() {
   # shellcheck disable=SC2046
   "$TKC" "$SRC" -k "$kernel" -D BLOCK_M=$bm -D BLOCK_N=$bn -D BLOCK_K=$bk \
     --num-warps "$w" --num-stages "$s" $(spec "$layout") "$@" \
-    --emit=ptx ${TK_EXTRA_FLAGS:-} | grep -q 'wgmma.mma_async' || {
+    --emit=ptx -o "$OUT/.check.ptx" ${TK_EXTRA_FLAGS:-}
+  # (A file, not a pipe into grep -q: under pipefail, grep's early exit
+  # would fail the pipeline with tkc's SIGPIPE.)
+  grep -q 'wgmma.mma_async' "$OUT/.check.ptx" || {
       echo "build_matmul_kernels: $kernel wgmma_$tag $bm x $bn x $bk w$w s$s $layout is not on wgmma" >&2
       exit 1; }
 }
@@ -91,4 +94,5 @@ for k in matmul_f16 matmul_bf16; do
 done
 wgmma_variant matmul_f16 leaky 128 128 64 4 3 rr16 -D LEAKY=True
 wgmma_variant matmul_f16 leaky 128 256 64 8 3 rr16 -D LEAKY=True
+rm -f "$OUT/.check.ptx"
 echo "build_matmul_kernels: $count variants in $(echo "$(date +%s.%N) - $start" | bc) s"

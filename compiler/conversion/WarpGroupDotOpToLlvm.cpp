@@ -40,6 +40,7 @@
 // tk::buildLlvmPipeline runs after this conversion.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/conversion/InstructionTiles.h"
 #include "compiler/conversion/PatternSets.h"
 
 #include "dialects/tkgpu/OperandLayouts.h"
@@ -56,18 +57,6 @@ using namespace mlir::tkgpu;
 
 namespace {
 
-/// Instruction tile (m, n) -> tile number, from the element the first
-/// register of each tile holds on lane 0 of warp 0.
-std::map<std::pair<int32_t, int32_t>, int32_t>
-getAccumulatorTiles(const LinearLayout &layout, int32_t registersPerTile) {
-  std::map<std::pair<int32_t, int32_t>, int32_t> tiles;
-  int32_t numTiles = layout.getInDimSize(kRegister) / registersPerTile;
-  for (int32_t t = 0; t < numTiles; ++t) {
-    SmallVector<int32_t> index = getRegisterIndex(layout, t * registersPerTile);
-    tiles.emplace(std::make_pair(index[0], index[1]), t);
-  }
-  return tiles;
-}
 
 std::optional<NVVM::WGMMATypes> getWgmmaType(Type element) {
   if (element.isF16())
@@ -230,7 +219,7 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
             getBasisOrZero(aTile, kRegister, bit))
           return op.emitError("warp_group_dot: A does not hold whole m64k16 "
                               "register fragments");
-      aTiles = getAccumulatorTiles(aLayout, 8);
+      aTiles = getInstructionTiles(aLayout, 8);
       aRegs = unpackValues(rewriter, loc, adaptor.getA());
     }
 
@@ -296,7 +285,7 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
         ctx, b.access.transposed ? NVVM::MMALayout::row : NVVM::MMALayout::col);
 
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    for (auto &[mn, tileIndex] : getAccumulatorTiles(cLayout, perTile)) {
+    for (auto &[mn, tileIndex] : getInstructionTiles(cLayout, perTile)) {
       Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
       for (int32_t i = 0; i < perTile; ++i)
         fragment = LLVM::InsertValueOp::create(

@@ -304,10 +304,13 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
               b.access.transposed);
           continue;
         }
+        // Two statements: the order of the descriptor arithmetic in the
+        // output must not depend on the compiler's argument order.
+        Value aDescriptor = a.at(rewriter, loc, mn.first, kk);
+        Value bDescriptor = b.at(rewriter, loc, kk, mn.second);
         fragment = NVVM::WgmmaMmaAsyncOp::create(
-            rewriter, loc, fragmentType, fragment,
-            a.at(rewriter, loc, mn.first, kk),
-            b.at(rewriter, loc, kk, mn.second), shape,
+            rewriter, loc, fragmentType, fragment, aDescriptor, bDescriptor,
+            shape,
             typeAttr(*operandType), typeAttr(*operandType),
             typeAttr(NVVM::WGMMATypes::f32),
             NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),

@@ -30,8 +30,8 @@
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-NOT: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.mma_async %[[DA]], %[[DB]], %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
-// CHECK: %[[DB1:.*]] = llvm.add %[[DB]], %[[K16B]] : i64
 // CHECK: %[[DA1:.*]] = llvm.add %[[DA]], %[[K16A]] : i64
+// CHECK: %[[DB1:.*]] = llvm.add %[[DB]], %[[K16B]] : i64
 // CHECK: nvvm.wgmma.mma_async %[[DA1]], %[[DB1]],
 // CHECK-COUNT-2: nvvm.wgmma.mma_async
 // CHECK: %[[DA4:.*]] = llvm.add %[[DA]], %[[M64A]] : i64

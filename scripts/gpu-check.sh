@@ -69,6 +69,22 @@ if [ -x scripts/differential.sh ]; then
   note "$(tail -1 "$OUT/differential.log" 2>/dev/null)"
 fi
 
+# 3a. The Triton ports of test/triton-compat on the GPU, against numpy.
+if [ -f test/triton-compat/run.py ] && [ -x "$C/bin/tk-run" ]; then
+  timeout 300 python3 test/triton-compat/run.py --bin "$C/bin" --gpu \
+    >"$OUT/triton-compat.log" 2>&1
+  note "triton-compat on the GPU: $(grep -c '^ok' "$OUT/triton-compat.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat.log") FAIL"
+  grep '^FAIL' "$OUT/triton-compat.log" | head -10
+fi
+# 3a'. The builtin ports (sort, join, histogram, Philox, block pointers, ...)
+# with tk-run --gpu against numpy.
+if [ -f test/triton-compat/builtins/check.py ]; then
+  timeout 300 python3 test/triton-compat/builtins/check.py --bin "$C/bin" --gpu \
+    >"$OUT/triton-compat-builtins.log" 2>&1
+  note "triton-compat builtins on the GPU: $(grep -c '^ok' "$OUT/triton-compat-builtins.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat-builtins.log") FAIL"
+  grep '^FAIL' "$OUT/triton-compat-builtins.log" | head -5
+fi
+
 # 3b. compute-sanitizer over the example programs (TK_GPU_SANITIZE=1).
 if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -f scripts/gpu-sanitize.sh ]; then
   timeout 300 bash scripts/gpu-sanitize.sh "$C" "$C/kernels/examples" >"$OUT/gpu-sanitize.log" 2>&1
@@ -96,7 +112,7 @@ if [ -x "$C/bin/mma_ceiling" ]; then
   note "mma.sync ceiling: $(cat "$OUT/mma_ceiling.json")"
 fi
 if [ -d "$C/kernels/matmul" ]; then
-  PYTHONUNBUFFERED=1 timeout 400 python3 bench/gpu/matmul_gpu.py "$C/kernels/matmul" "$OUT" \
+  PYTHONUNBUFFERED=1 timeout 450 python3 bench/gpu/matmul_gpu.py "$C/kernels/matmul" "$OUT" \
     ${TK_MATMUL_QUICK:+--quick} >"$OUT/matmul.log" 2>&1
   note "matmul_gpu.py exit $?: $(head -1 "$OUT/matmul.log")"
   cat "$OUT/matmul.log" | head -60
@@ -111,14 +127,23 @@ if [ -d "$C/kernels/matmul" ]; then
     done
     note "matmul_f16 128x128x32 SASS: $counts"
   fi
+  cubin=$(ls "$C"/kernels/matmul/matmul_f16_wgmma_plain_128x128x64_w4_s3_rr16.cubin 2>/dev/null)
+  if [ -n "$cubin" ] && command -v cuobjdump >/dev/null; then
+    cuobjdump --dump-sass "$cubin" >"$OUT/matmul_f16_wgmma_sass.txt" 2>&1
+    counts=""
+    for op in HGMMA HMMA LDGSTS LDSM "STG.E.128" BAR.SYNC WARPGROUP; do
+      counts+="$op=$(grep -c "$op" "$OUT/matmul_f16_wgmma_sass.txt") "
+    done
+    note "matmul_f16 wgmma 128x128x64 SASS: $counts"
+  fi
 fi
 # 4c. compute-sanitizer racecheck and synccheck over the pipelined (cp.async)
-# and the plain mma.sync matmul (TK_GPU_SANITIZE=1).
+# mma.sync and wgmma matmuls (TK_GPU_SANITIZE=1).
 if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/matmul" ]; then
   for tool in racecheck synccheck; do
     timeout 240 compute-sanitizer --tool $tool --error-exitcode 3 python3 bench/gpu/matmul_gpu.py \
       "$C/kernels/matmul" "$OUT" --quick --no-speed \
-      --only 'matmul_(f16|bf16)_plain_128x128x32_w4_s3_(rr16|rr)|matmul_f16_plain_128x128x32_w8_s4_rr16' \
+      --only 'matmul_(f16|bf16)_plain_128x128x32_w4_s3_(rr16|rr)|matmul_f16_plain_128x128x32_w8_s4_rr16|matmul_(f16|bf16)_wgmma_plain_128x128x64_w4_s3_(rr16|rr)|matmul_f16_wgmma_plain_128x256x64_w8_s4_rr16' \
       >"$OUT/matmul-$tool.log" 2>&1
     note "matmul under compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed, ' "$OUT/matmul-$tool.log" | tr '\n' ' '))"
   done
@@ -132,7 +157,7 @@ if [ -f "$C/lib/libtkjit.so.xz" ]; then
   export TK_LIBRARY=$C/lib/libtkjit.so
   timeout 120 python3 examples/python/torch_kernels.py >"$OUT/torch_kernels.log" 2>&1
   note "python torch_kernels: exit $? ($(grep -cE '^ok|ok$' "$OUT/torch_kernels.log") ok lines; $(tail -1 "$OUT/torch_kernels.log"))"
-  timeout 180 python3 bench/gpu/launch_overhead.py --build "$C" --json "$OUT/launch.json" >"$OUT/launch.log" 2>&1
+  timeout 180 python3 bench/gpu/launch_overhead.py --build "$C" --kernel "$C/kernels/bench/add_b1024.cubin" --json "$OUT/launch.json" >"$OUT/launch.log" 2>&1
   note "launch_overhead.py exit $?: $(tail -8 "$OUT/launch.log" | tr '\n' ' ')"
   timeout 300 python3 bench/gpu/jit_times.py --json "$OUT/jit.json" >"$OUT/jit.log" 2>&1
   note "jit_times.py exit $?: $(tail -12 "$OUT/jit.log" | tr '\n' ' ')"

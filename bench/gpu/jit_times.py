@@ -128,7 +128,12 @@ def measure(which, kernel, cache):
     env = dict(os.environ, TK_CACHE_DIR=cache, TRITON_CACHE_DIR=cache,
                TK_AUTOTUNE_QUIET="1")
     script = CHILD % {"root": ROOT, "configs": CONFIGS}
-    done = subprocess.run([sys.executable, "-c", script, which, kernel],
+    # Triton's @jit reads its function's source from the file, so the child
+    # is a file, not `python -c`.
+    path = os.path.join(cache, "jit_times_child.py")
+    with open(path, "w") as f:
+        f.write(script)
+    done = subprocess.run([sys.executable, path, which, kernel],
                           env=env, capture_output=True, text=True)
     if done.returncode != 0:
         print("%s %s failed:\n%s" % (which, kernel, done.stderr[-2000:]),

@@ -39,12 +39,14 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--count", type=int, default=20000)
     parser.add_argument("--json")
+    parser.add_argument("--kernel", help="add_b1024.cubin (default: in --build)")
     options = parser.parse_args()
     results = []
 
     native = subprocess.run(
         [os.path.join(options.build, "bin", "tk-launch-overhead"),
-         os.path.join(options.build, "bench", "kernels", "add_b1024.cubin"),
+         options.kernel or os.path.join(options.build, "bench", "kernels",
+                                        "add_b1024.cubin"),
          os.path.join(ROOT, "examples", "add.tk"), str(options.count)],
         capture_output=True, text=True)
     if native.returncode != 0:

@@ -78,6 +78,9 @@ class Kernel:
         self.layout = self.name.rsplit("_", 1)[1]
         self.stages = int(self.meta["num_stages"])
         self.warps = int(self.meta["num_warps"])
+        # build_matmul_kernels.sh names the Hopper wgmma variants *_wgmma_*;
+        # the others are mma.sync (--mma=v2).
+        self.instr = "wgmma" if "_wgmma_" in self.name else "mma"
 
     def launch(self, a, b, c, bias, M, N, K, stream=None):
         values = [a.data_ptr(), b.data_ptr(), c.data_ptr(), bias.data_ptr(), M, N, K,
@@ -190,7 +193,8 @@ def correctness(kernels, quick):
         if k.layout == "rr16":
             cases += [(s, "rr") for s in mid]
             default_config = k.stages == 3 and k.warps == 4 and (k.bm, k.bn) in ((128, 128), (64, 64))
-            if not quick and (default_config or k.name.startswith("matmul_f16_plain_128x128x32")):
+            if not quick and (default_config or k.name.startswith("matmul_f16_plain_128x128x32")
+                              or k.instr == "wgmma"):
                 cases += [(s, "rr") for s in big]
         elif k.layout == "rr":
             cases += [(s, "rr") for s in odd + mid]
@@ -251,7 +255,8 @@ def speed(kernels):
                     continue
                 if not k.admits(a, b, c):
                     continue
-                tag = f"{'leaky_' if k.leaky else ''}{k.bm}x{k.bn}x{k.bk}_w{k.warps}_s{k.stages}"
+                tag = (f"{'leaky_' if k.leaky else ''}{'wgmma_' if k.instr == 'wgmma' else ''}"
+                       f"{k.bm}x{k.bn}x{k.bk}_w{k.warps}_s{k.stages}")
                 try:
                     poison(c)
                     k.launch(a, b, c, c, sz, sz, sz)
@@ -269,6 +274,11 @@ def speed(kernels):
                         if isinstance(v, dict) and "TFLOPs" in v and not t.startswith("leaky")] or [0])
             row["tk_best"] = best
             row["tk_best_over_cublas"] = best / row["cublas"]
+            for instr in ("mma", "wgmma"):
+                row[f"tk_best_{instr}"] = max(
+                    [v["TFLOPs"] for t, v in row.items()
+                     if isinstance(v, dict) and "TFLOPs" in v and not t.startswith("leaky")
+                     and t.startswith("wgmma_") == (instr == "wgmma")] or [0])
             if dtype == "f16":
                 row["leaky_cublas_plus_torch_ms"] = time_ms(
                     lambda: torch.nn.functional.leaky_relu(a @ b, 0.01))
@@ -322,7 +332,8 @@ def main():
     print("  worst relerr per kind:", {k: f"{v:.2e}" for k, v in worst.items()})
     for key, row in spd.items():
         print(f"matmul {key}: cuBLAS {row['cublas']:.0f} TFLOP/s, tk best {row['tk_best']:.0f} "
-              f"({row['tk_best_over_cublas']:.2f}x)")
+              f"({row['tk_best_over_cublas']:.2f}x; mma.sync {row['tk_best_mma']:.0f}, "
+              f"wgmma {row['tk_best_wgmma']:.0f})")
         for tag, v in row.items():
             if isinstance(v, dict):
                 print(f"    {tag}: " + (f"{v['TFLOPs']:.0f} TFLOP/s ({v['ms']:.3f} ms, relerr {v['relerr']:.1e})"

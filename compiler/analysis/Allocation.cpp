@@ -15,7 +15,9 @@
 // overlaps no placed allocation whose lifetime it overlaps: first fit, so
 // allocations with disjoint lifetimes share bytes. Scratch is aligned as
 // its op asks (16 by default); buffers to 16 bytes, or 128 from 128 bytes
-// on, so that swizzled layouts see the bank pattern they were built for.
+// on, so that swizzled layouts see the bank pattern they were built for;
+// nvmma_shared buffers (wgmma operands) to 8 rows of their swizzle (up to
+// 1024 bytes), where the hardware swizzle pattern repeats.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/Allocation.h"
@@ -228,7 +230,10 @@ struct Numbering {
 
 } // namespace
 
-static int64_t getBufferAlignment(int64_t size) {
+static int64_t getBufferAlignment(MemDescType type, int64_t size) {
+  // wgmma operand tiles: the hardware swizzle repeats every 8 rows.
+  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(type.getEncoding()))
+    return nvmma.getRequiredAlignment();
   return size >= 128 ? 128 : 16;
 }
 
@@ -240,7 +245,7 @@ int64_t tkgpu::allocateSharedMemory(Operation *func) {
   func->walk([&](Operation *op) {
     if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
       int64_t size = getSizeInBytes(alloc.getType());
-      Allocation a{op, false, size, getBufferAlignment(size),
+      Allocation a{op, false, size, getBufferAlignment(alloc.getType(), size),
                    numbering.first[op], numbering.last[op]};
       for (Value alias : getBufferAliases(alloc.getResult()))
         for (Operation *user : alias.getUsers()) {

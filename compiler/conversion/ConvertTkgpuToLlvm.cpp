@@ -115,17 +115,27 @@ struct ConvertTkgpuToLlvmPass
     // The dynamic shared memory: `extern __shared__ char tk_smem[]`.
     OpBuilder builder(ctx);
     builder.setInsertionPointToStart(module.getBody());
+    // Aligned as the most demanding buffer (wgmma's swizzled tiles repeat
+    // their pattern every 8 rows: up to 1024 bytes).
+    uint64_t smemAlignment = 16;
+    module.walk([&](LocalAllocOp alloc) {
+      if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(
+              alloc.getType().getEncoding()))
+        smemAlignment = std::max<uint64_t>(smemAlignment,
+                                           nvmma.getRequiredAlignment());
+    });
     auto smemType = LLVM::LLVMArrayType::get(builder.getI8Type(), 0);
     auto smem = LLVM::GlobalOp::create(
         builder, module.getLoc(), smemType, /*isConstant=*/false,
         LLVM::Linkage::External, kSharedMemoryName, Attribute(),
-        /*alignment=*/16, /*addrSpace=*/3);
+        smemAlignment, /*addrSpace=*/3);
 
     LowerToLLVMOptions options(ctx);
     TkgpuToLlvmTypeConverter converter(ctx, options);
     RewritePatternSet patterns(ctx);
     populateFuncOpToLlvmPatterns(converter, state, patterns);
     populateElementwiseOpToLlvmPatterns(converter, state, patterns);
+    populateFp8OpToLlvmPatterns(converter, state, patterns);
     populateMathOpToLlvmPatterns(converter, patterns);
     populateViewOpToLlvmPatterns(converter, state, patterns);
     populateLoadStoreOpToLlvmPatterns(converter, state, patterns);
@@ -138,6 +148,7 @@ struct ConvertTkgpuToLlvmPass
     populateAsyncCopyOpToLlvmPatterns(converter, state, patterns);
     populateDotOperandLoadToLlvmPatterns(converter, state, patterns);
     populateMmaDotOpToLlvmPatterns(converter, state, patterns);
+    populateWarpGroupDotOpToLlvmPatterns(converter, state, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

@@ -7,7 +7,8 @@
 // row-major, so that at a fixed k the threads of a warp read consecutive
 // addresses; then each thread runs a loop over k doing one FMA per
 // accumulator element it owns in C's layout (f16/bf16 operands are
-// extended to f32; i8 accumulates in i32; tf32 is computed as full f32).
+// extended to f32; f64 runs f64 FMAs; i8 accumulates in i32; tf32 is
+// computed as full f32).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/PatternSets.h"
@@ -44,8 +45,10 @@ struct DotConversion : public OpConversionPattern<tk::DotOp> {
     Type aElement = aType.getElementType(), bElement = bType.getElementType();
     Type cElement = cType.getElementType();
     bool isInt = isa<IntegerType>(cElement);
-    // The accumulation type: f32 for floats, the integer type otherwise.
-    Type accType = isInt ? cElement : rewriter.getF32Type();
+    // The accumulation type: the integer type, f64 for f64 (the FMAs run in
+    // f64), f32 for the other floats.
+    Type accType = isInt || cElement.isF64() ? cElement
+                                             : rewriter.getF32Type();
 
     auto [lane, warp] = getLaneAndWarp(rewriter, loc, state.threadsPerWarp);
     SharedView aView; // A^T: element (i, kk) at kk * m + i

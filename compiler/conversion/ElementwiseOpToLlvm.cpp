@@ -54,15 +54,31 @@ struct ElementwiseOpConversion : public ConversionPattern {
       elements.push_back(unpackValues(rewriter, loc, operand));
     }
 
+    // Element types that LLVM holds differently (fp8 as i8) are cast back
+    // to the source type around the scalar op, whose own pattern (e.g.
+    // Fp8OpToLlvm.cpp) then sees the types it expects.
+    auto castTo = [&](Value value, Type type) -> Value {
+      if (!type || value.getType() == type)
+        return value;
+      return UnrealizedConversionCastOp::create(rewriter, loc, type, value)
+          .getResult(0);
+    };
+    SmallVector<Type> operandElementTypes;
+    for (Value original : op->getOperands())
+      operandElementTypes.push_back(getElementTypeOrSelf(original.getType()));
+    Type resultElement = resultType.getElementType();
+    Type convertedResultElement =
+        getTypeConverter()->convertType(resultElement);
     SmallVector<Value> results;
     results.reserve(count);
     for (int64_t i = 0; i < count; ++i) {
       OperationState state(loc, op->getName());
-      for (auto &operand : elements)
-        state.addOperands(operand[i]);
-      state.addTypes(resultType.getElementType());
+      for (auto [operand, type] : llvm::zip(elements, operandElementTypes))
+        state.addOperands(castTo(operand[i], type));
+      state.addTypes(resultElement);
       state.addAttributes(op->getAttrs());
-      results.push_back(rewriter.create(state)->getResult(0));
+      results.push_back(
+          castTo(rewriter.create(state)->getResult(0), convertedResultElement));
     }
     rewriter.replaceOp(op, packValues(rewriter, loc, structType, results));
     return success();

@@ -24,6 +24,13 @@ TkgpuToLlvmTypeConverter::TkgpuToLlvmTypeConverter(
   addConversion([ctx](tk::PtrType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   });
+  // fp8 values are bytes (Fp8OpToLlvm.cpp converts them).
+  addConversion([ctx](Float8E4M3FNType) -> Type {
+    return IntegerType::get(ctx, 8);
+  });
+  addConversion([ctx](Float8E5M2Type) -> Type {
+    return IntegerType::get(ctx, 8);
+  });
   addConversion([this, ctx](RankedTensorType type) -> std::optional<Type> {
     auto encoding = getLayoutEncoding(type);
     if (!encoding || !encoding.isDistributed())

@@ -14,6 +14,7 @@
 // k. Each 32-bit operand word packs kWidth consecutive registers.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/conversion/InstructionTiles.h"
 #include "compiler/conversion/PatternSets.h"
 
 #include "dialects/tkgpu/TkgpuDialect.h"
@@ -40,18 +41,6 @@ bool sameLowRegisterBases(const LinearLayout &layout, const LinearLayout &tile,
   return true;
 }
 
-/// Instruction tile index -> the element its first register holds on lane
-/// 0 of warp 0.
-std::map<std::pair<int32_t, int32_t>, int32_t>
-getTiles(const LinearLayout &layout, int32_t registersPerTile) {
-  std::map<std::pair<int32_t, int32_t>, int32_t> tiles;
-  int32_t numTiles = layout.getInDimSize(kRegister) / registersPerTile;
-  for (int32_t t = 0; t < numTiles; ++t) {
-    SmallVector<int32_t> index = getRegisterIndex(layout, t * registersPerTile);
-    tiles.emplace(std::make_pair(index[0], index[1]), t);
-  }
-  return tiles;
-}
 
 struct MmaDotConversion : public OpConversionPattern<tk::DotOp> {
   MmaDotConversion(TkgpuToLlvmTypeConverter &converter, LoweringState &state)
@@ -121,9 +110,9 @@ struct MmaDotConversion : public OpConversionPattern<tk::DotOp> {
              << aType.getShape()[1]
              << " does not hold whole m16n8k" << instrK << " tiles per warp";
 
-    auto aTiles = getTiles(aLayout, aPerTile);
-    auto bTiles = getTiles(bLayout, bPerTile);
-    auto cTiles = getTiles(cLayout, cPerTile);
+    auto aTiles = getInstructionTiles(aLayout, aPerTile);
+    auto bTiles = getInstructionTiles(bLayout, bPerTile);
+    auto cTiles = getInstructionTiles(cLayout, cPerTile);
     SmallVector<int32_t> kSteps;
     for (auto &[key, tile] : aTiles)
       if (!llvm::is_contained(kSteps, key.second))

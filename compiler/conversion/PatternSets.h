@@ -23,6 +23,12 @@ void populateElementwiseOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
                                          LoweringState &state,
                                          RewritePatternSet &patterns);
 
+/// fp8 <-> f32 conversions (hardware cvt on sm_89+, emulated before) and
+/// fp8 constants.
+void populateFp8OpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
+                                 LoweringState &state,
+                                 RewritePatternSet &patterns);
+
 /// Scalar math with PTX approximations (exp, exp2, log, log2, sin, cos,
 /// rsqrt, tanh, erf); takes precedence over the upstream math patterns.
 void populateMathOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
@@ -90,6 +96,11 @@ void populateDotOperandLoadToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
 void populateMmaDotOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
                                     LoweringState &state,
                                     RewritePatternSet &patterns);
+
+/// warp_group_dot (nvvm.wgmma.*), warp_group_dot_wait, fence_async_shared.
+void populateWarpGroupDotOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
+                                          LoweringState &state,
+                                          RewritePatternSet &patterns);
 
 } // namespace mlir::tkgpu
 

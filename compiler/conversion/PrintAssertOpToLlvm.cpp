@@ -1,4 +1,4 @@
-//===- PrintAssertOpToLlvm.cpp - device_print and device_assert -----------===//
+//===- PrintAssertOpToLlvm.cpp - device_print, device_assert, debug_barrier ===//
 //
 // tk.print calls the CUDA runtime's vprintf once per element a thread owns
 // (one owner per replicated element), with the program id and the element's
@@ -242,10 +242,25 @@ struct AssertConversion : public OpConversionPattern<tk::AssertOp> {
   LoweringState &state;
 };
 
+/// debug_barrier: bar.sync 0 for every thread of the CTA.
+struct DebugBarrierConversion
+    : public OpConversionPattern<tk::DebugBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tk::DebugBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    createBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tkgpu::populatePrintAssertOpToLlvmPatterns(
     TkgpuToLlvmTypeConverter &converter, LoweringState &state,
     RewritePatternSet &patterns) {
   patterns.add<PrintConversion, AssertConversion>(converter, state);
+  patterns.add<DebugBarrierConversion>(converter, &converter.getContext());
 }

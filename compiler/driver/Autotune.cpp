@@ -18,45 +18,37 @@ llvm::Expected<AutotuneDecorator>
 jit::readAutotuneDecorator(const KernelSource &source,
                            const std::string &kernelName,
                            const std::string &toolName) {
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticStream(diagnostics);
-  CompileOptions options;
-  options.toolName = toolName;
-  options.inputPath = source.name;
-  Compilation compilation(options, &diagnosticStream);
-  compilation.setSource(std::make_unique<SourceFile>(source.name, source.text));
-  std::unique_ptr<ast::Module> module = parseSource(compilation);
-  if (!module) {
-    diagnosticStream.flush();
-    while (!diagnostics.empty() && diagnostics.back() == '\n')
-      diagnostics.pop_back();
-    return llvm::createStringError(diagnostics);
-  }
   AutotuneDecorator result;
-  const ast::FunctionDef *kernel = nullptr;
-  if (!kernelName.empty()) {
-    kernel = module->findFunction(kernelName);
-  } else if (std::vector<const ast::FunctionDef *> kernels =
-                 findKernels(*module);
-             kernels.size() == 1) {
-    kernel = kernels.front();
-  }
-  // No such kernel: compiling it reports that.
-  const ast::Decorator *autotune =
-      kernel ? kernel->findDecorator("autotune") : nullptr;
-  if (!autotune)
-    return result;
-  if (const ast::KeywordArg *configs = autotune->findKeyword("configs"))
-    if (const auto *list = configs->value->getAs<ast::ListExpr>())
-      result.configCount = list->elements.size();
-  if (const ast::KeywordArg *key = autotune->findKeyword("key"))
-    if (const auto *list = key->value->getAs<ast::ListExpr>())
-      for (const ast::ExprPtr &element : list->elements) {
-        if (const auto *text = element->getAs<ast::StringLitExpr>())
-          result.key.push_back(text->value);
-        else if (const auto *name = element->getAs<ast::NameExpr>())
-          result.key.push_back(name->name);
-      }
+  auto read = [&](const ast::Module &module) -> llvm::Error {
+    const ast::FunctionDef *kernel = nullptr;
+    if (!kernelName.empty()) {
+      kernel = module.findFunction(kernelName);
+    } else if (std::vector<const ast::FunctionDef *> kernels =
+                   findKernels(module);
+               kernels.size() == 1) {
+      kernel = kernels.front();
+    }
+    // No such kernel: compiling it reports that.
+    const ast::Decorator *autotune =
+        kernel ? kernel->findDecorator("autotune") : nullptr;
+    if (!autotune)
+      return llvm::Error::success();
+    if (const ast::KeywordArg *configs = autotune->findKeyword("configs"))
+      if (const auto *list = configs->value->getAs<ast::ListExpr>())
+        result.configCount = list->elements.size();
+    if (const ast::KeywordArg *key = autotune->findKeyword("key"))
+      if (const auto *list = key->value->getAs<ast::ListExpr>())
+        for (const ast::ExprPtr &element : list->elements) {
+          if (const auto *text = element->getAs<ast::StringLitExpr>())
+            result.key.push_back(text->value);
+          else if (const auto *name = element->getAs<ast::NameExpr>())
+            result.key.push_back(name->name);
+        }
+    return llvm::Error::success();
+  };
+  if (llvm::Error error =
+          withParsedSource(source.name, source.text, toolName, read))
+    return std::move(error);
   return result;
 }
 

@@ -57,6 +57,8 @@ struct CompileOptions {
   unsigned autotuneConfig = 0;
   /// "sm_90a" or "sm_80".
   std::string arch = "sm_90a";
+  /// --mma=v2: 2 keeps mma.sync on sm_90a; 0: the best the target has.
+  unsigned mmaVersion = 0;
   /// --assume NAME=16 / NAME=1.
   std::vector<ArgAssumption> assumptions;
   /// --assume-aligned-pointers: every pointer argument is 16-byte aligned.

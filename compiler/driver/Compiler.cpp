@@ -60,6 +60,10 @@ static mlir::LogicalResult emitAst(Compilation &compilation) {
   std::unique_ptr<ast::Module> module = parseSource(compilation);
   if (!module)
     return mlir::failure();
+  if (const CompileError *error = module->findParseError()) {
+    compilation.reportCompileError(*error);
+    return mlir::failure();
+  }
   std::ostringstream text;
   printAST(*module, text);
   return writeTextOutput(compilation,

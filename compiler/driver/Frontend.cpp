@@ -33,7 +33,7 @@ mlir::LogicalResult loadSource(Compilation &compilation) {
 
 std::unique_ptr<ast::Module> parseSource(Compilation &compilation) {
   try {
-    return parseModule(*compilation.getSource());
+    return parseModuleKeepingErrors(*compilation.getSource());
   } catch (const CompileError &error) {
     compilation.reportCompileError(error);
     return nullptr;
@@ -85,3 +85,24 @@ unsigned getNumStages(mlir::ModuleOp module) {
 }
 
 } // namespace tk
+
+llvm::Error tk::withParsedSource(
+    const std::string &name, const std::string &text,
+    const std::string &toolName,
+    llvm::function_ref<llvm::Error(const ast::Module &)> use) {
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticStream(diagnostics);
+  CompileOptions options;
+  options.toolName = toolName;
+  options.inputPath = name;
+  Compilation compilation(options, &diagnosticStream);
+  compilation.setSource(std::make_unique<SourceFile>(name, text));
+  std::unique_ptr<ast::Module> module = parseSource(compilation);
+  if (!module) {
+    diagnosticStream.flush();
+    while (!diagnostics.empty() && diagnostics.back() == '\n')
+      diagnostics.pop_back();
+    return llvm::createStringError(diagnostics);
+  }
+  return use(*module);
+}

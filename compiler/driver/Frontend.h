@@ -13,8 +13,11 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LogicalResult.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
+#include <string>
 
 namespace tk {
 
@@ -26,6 +29,16 @@ mlir::LogicalResult loadSource(Compilation &compilation);
 
 /// Parses the loaded source.
 std::unique_ptr<ast::Module> parseSource(Compilation &compilation);
+
+/// Parses `text` (named `name` in diagnostics) on its own, for readers of
+/// a kernel's signature or decorators that compile nothing, and calls `use`
+/// with the module while its source is alive. A parse error comes back as
+/// the error's message: the diagnostics (`toolName: error: ...`), without
+/// the final newline.
+llvm::Error withParsedSource(
+    const std::string &name, const std::string &text,
+    const std::string &toolName,
+    llvm::function_ref<llvm::Error(const ast::Module &)> use);
 
 /// Emits the selected kernel of `module` as tk IR (func/arith/math/scf +
 /// tk) and verifies it; a verifier failure is reported as an internal

@@ -7,7 +7,8 @@
 #include "mlir/Transforms/Passes.h"
 
 void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
-                            int numStages, llvm::StringRef arch) {
+                            int numStages, llvm::StringRef arch,
+                            unsigned mmaVersion) {
   mlir::tkgpu::ConvertTkToTkgpuOptions options;
   options.numWarps = numWarps;
   options.threadsPerWarp = 32;
@@ -15,7 +16,9 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createConvertTkToTkgpu(options));
   pm.addPass(mlir::tkgpu::createTkgpuCoalesce());
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
-  pm.addPass(mlir::tkgpu::createTkgpuAccelerateMatmul());
+  mlir::tkgpu::TkgpuAccelerateMatmulOptions matmulOptions;
+  matmulOptions.mmaVersion = mmaVersion;
+  pm.addPass(mlir::tkgpu::createTkgpuAccelerateMatmul(matmulOptions));
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
   pm.addPass(mlir::tkgpu::createTkgpuOperandsInRegisters());
   // After accelerate-matmul (its local_alloc/local_load form is the input).

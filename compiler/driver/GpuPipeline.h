@@ -14,9 +14,10 @@ namespace tk {
 /// convert-tk-to-tkgpu, tkgpu-coalesce, tkgpu-remove-layout-conversions,
 /// canonicalize, cse. `pm` must be a module pass manager; `numStages` is
 /// the software-pipelining depth of loops feeding a dot (1: none); `arch`
-/// is e.g. "sm_90a" or "sm_80".
+/// is e.g. "sm_90a" or "sm_80"; `mmaVersion` 2 keeps mma.sync on sm_90a
+/// (0: wgmma where the shapes allow).
 void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps, int numStages,
-                        llvm::StringRef arch);
+                        llvm::StringRef arch, unsigned mmaVersion = 0);
 
 } // namespace tk
 

@@ -75,7 +75,8 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
   if (mlir::failed(runPipeline(compilation, module, "tkgpu",
                                [&](mlir::OpPassManager &pm) {
                                  buildTkgpuPipeline(pm, numWarps, numStages,
-                                                    options.arch);
+                                                    options.arch,
+                                                    options.mmaVersion);
                                })))
     return mlir::failure();
   if (emit == EmitKind::TkGpu)

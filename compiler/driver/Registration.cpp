@@ -9,6 +9,7 @@
 #include "dialects/tk/TkDialect.h"
 #include "dialects/tkgpu/TkgpuDialect.h"
 
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -32,6 +33,8 @@ void tk::registerAllPasses() {
   mlir::tkgpu::registerTkGpuPasses();
   mlir::tkgpu::registerTkConversionPasses();
   mlir::tk::registerTkLlvmPasses();
-  // The last pass of buildLlvmPipeline.
+  // The last pass of buildLlvmPipeline, and the one that turns NVVM ops
+  // without intrinsics (wgmma.mma_async) into PTX.
   mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
+  mlir::registerPass([] { return mlir::createConvertNVVMToLLVMPass(); });
 }

@@ -12,6 +12,8 @@ namespace tk {
 
 void buildTkPipeline(mlir::OpPassManager &pm) {
   pm.addPass(mlir::createInlinerPass());
+  // Before canonicalize, which folds the unrolled copies' index arithmetic.
+  pm.addPass(mlir::tk::createTkUnrollLoops());
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::tk::createTkCombine());
   pm.addPass(mlir::createCSEPass());

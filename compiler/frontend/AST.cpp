@@ -7,8 +7,9 @@ namespace tk::ast {
 static const std::vector<std::string_view> &scalarTypeNames() {
   // Indexed by ScalarType.
   static const std::vector<std::string_view> names = {
-      "i1", "i8",  "i16", "i32",  "i64", "u8", "u16",
-      "u32", "u64", "f16", "bf16", "f32", "f64"};
+      "i1",     "i8",     "i16",     "i32",    "i64",    "u8",
+      "u16",    "u32",    "u64",     "f16",    "bf16",   "f32",
+      "f64",    "f8e4m3", "f8e5m2",  "f8e4b15", "f8e4b8", "f8e5b16"};
   return names;
 }
 
@@ -73,6 +74,8 @@ const char *getOperatorSpelling(BinaryOpKind op) {
   case BinaryOpKind::Ge: return ">=";
   case BinaryOpKind::Eq: return "==";
   case BinaryOpKind::Ne: return "!=";
+  case BinaryOpKind::Is: return "is";
+  case BinaryOpKind::IsNot: return "is not";
   }
   return "?";
 }
@@ -85,6 +88,8 @@ bool isComparison(BinaryOpKind op) {
   case BinaryOpKind::Ge:
   case BinaryOpKind::Eq:
   case BinaryOpKind::Ne:
+  case BinaryOpKind::Is:
+  case BinaryOpKind::IsNot:
     return true;
   default:
     return false;

@@ -61,8 +61,13 @@ struct Identifier {
 // Types written in source (parameter annotations, `-> T`)
 //===----------------------------------------------------------------------===//
 
+/// The fp8 types, with Triton's names: F8E4M3 is float8e4nv (e4m3, finite,
+/// NaN = 0x7f), F8E5M2 float8e5 (IEEE-like e5m2), F8E4M3B15 float8e4b15
+/// (bias 15), F8E4M3FNUZ float8e4b8 and F8E5M2FNUZ float8e5b16 (no -0, NaN
+/// is 0x80).
 enum class ScalarType { I1, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16,
-                        F32, F64 };
+                        F32, F64, F8E4M3, F8E5M2, F8E4M3B15, F8E4M3FNUZ,
+                        F8E5M2FNUZ };
 
 /// "i1", "bf16", ...
 const char *getScalarTypeName(ScalarType type);
@@ -108,8 +113,9 @@ enum class BinaryOpKind {
   LShift, RShift, BitAnd, BitOr, BitXor,
   // logical (short-circuit in Python; `and` / `or`)
   And, Or,
-  // comparisons (never chained: `a < b < c` is a parse error)
-  Lt, Gt, Le, Ge, Eq, Ne
+  // comparisons (never chained: `a < b < c` is a parse error); `is` and
+  // `is not` compare compile-time values (`x is None`)
+  Lt, Gt, Le, Ge, Eq, Ne, Is, IsNot
 };
 
 /// Source spelling: "-", "not", "+", "//", "and", "<=", ...
@@ -389,6 +395,8 @@ struct AssignStmt : Stmt {
   std::vector<Identifier> targets;
   bool isTupleTarget = false;
   ExprPtr value;
+  /// `name: annotation = value` (one name only); null without one.
+  ExprPtr annotation;
   SourceLoc eqLoc;
   AssignStmt(SourceLoc loc, SourceLoc eqLoc)
       : Stmt(StmtKind::Assign, loc), eqLoc(eqLoc) {}
@@ -504,7 +512,13 @@ struct FunctionDef {
   /// A leading string-literal statement (docstring) is removed from the
   /// body and kept here.
   std::optional<std::string> docstring;
-  StmtList body; // never empty
+  StmtList body; // never empty (unless parseError is set)
+
+  /// Set when the function could not be parsed: the file's other functions
+  /// still compile, and this error is reported only when this function is
+  /// compiled or called. `name`, `loc` and the decorators are known if they
+  /// were parsed before the error; the rest is empty.
+  std::shared_ptr<const CompileError> parseError;
 
   /// The decorator whose name is `name` or ends in `.name`, or null.
   const Decorator *findDecorator(std::string_view name) const;
@@ -513,6 +527,14 @@ struct FunctionDef {
 struct Module {
   const SourceFile *file = nullptr;
   std::vector<std::unique_ptr<FunctionDef>> functions;
+
+  /// The parse error of the first function that has one, or null.
+  const CompileError *findParseError() const {
+    for (const auto &function : functions)
+      if (function->parseError)
+        return function->parseError.get();
+    return nullptr;
+  }
 
   /// The first function called `name`, or null.
   const FunctionDef *findFunction(std::string_view name) const;

@@ -148,6 +148,8 @@ void TreePrinter::printStmt(const Stmt &stmt, unsigned indent) {
     for (const Identifier &target : assign.targets)
       line(indent + 1) << "Target '" << target.name << "' "
                        << formatLoc(target.loc) << "\n";
+    if (assign.annotation)
+      printExpr(*assign.annotation, indent + 1, "annotation");
     printExpr(*assign.value, indent + 1);
     return;
   }

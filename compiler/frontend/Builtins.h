@@ -31,12 +31,24 @@ enum class BuiltinId : unsigned {
   Floor, Ceil, Maximum, Minimum, Where, Cdiv, Fma, DivRn, Clamp,
   // Hints
   MultipleOf, MaxContiguous, MaxConstancy,
+  // More math (IRGenMathBuiltins.cpp)
+  Umulhi, Fdiv, SqrtRn, Swizzle2d,
+  // Rearranging blocks (IRGenBlockBuiltins.cpp)
+  Sort, Flip, Join, Split, Interleave, Cat, Histogram, Ravel, Broadcast,
+  XorSum,
+  // Reductions and scans with a combine function (not supported yet)
+  Reduce, AssociativeScan,
+  // Random numbers (IRGenRandom.cpp)
+  Philox, PhiloxImpl, Randint, Randint4x, Rand, Rand4x, Randn, Randn4x,
+  UintToUniformFloat, PairUniformToNormal,
+  // Block pointers (IRGenBlockPointer.cpp)
+  MakeBlockPtr, Advance,
   // Shapes
   Reshape, View, Trans, Permute, BroadcastTo, ExpandDims,
   // Casts (the method `x.to(...)` and `cast(x, dtype)`)
   To, Cast,
   // Debugging and compile-time checks
-  DevicePrint, DeviceAssert, StaticAssert, StaticPrint,
+  DevicePrint, DeviceAssert, StaticAssert, StaticPrint, DebugBarrier,
   // Loops: only valid as the iterable of `for`
   StaticRange, Range,
   // @autotune configurations

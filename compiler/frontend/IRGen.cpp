@@ -128,11 +128,15 @@ mlir::Location IRGen::getLoc(SourceLoc loc) const {
 }
 
 IRGen::LocScope::LocScope(IRGen &gen, SourceLoc loc)
-    : gen(gen), saved(gen.builder.getLoc()) {
+    : gen(gen), saved(gen.builder.getLoc()), savedSource(gen.currentSourceLoc) {
   gen.builder.setLoc(gen.getLoc(loc));
+  gen.currentSourceLoc = loc;
 }
 
-IRGen::LocScope::~LocScope() { gen.builder.setLoc(saved); }
+IRGen::LocScope::~LocScope() {
+  gen.builder.setLoc(saved);
+  gen.currentSourceLoc = savedSource;
+}
 
 //===----------------------------------------------------------------------===//
 // Kernel selection and decorators
@@ -265,6 +269,21 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
     return unsigned(n);
   };
 
+  // One parameter of a decorator's name list (a string or a bare name).
+  auto readParameterName = [&](const ast::Expr &element) {
+    std::string name;
+    if (const auto *s = element.getAs<ast::StringLitExpr>())
+      name = s->value;
+    else if (const auto *n = element.getAs<ast::NameExpr>())
+      name = n->name;
+    else
+      error(element.loc, "expected a parameter name");
+    if (!paramNames.count(name))
+      error(element.loc, "'" + name + "' is not a parameter of '" +
+                             kernel.name + "'" + didYouMean(name, paramList));
+    return name;
+  };
+
   std::optional<unsigned> decoratorWarps, decoratorStages;
   std::optional<unsigned> configWarps, configStages;
   for (const ast::Decorator &decorator : kernel.decorators) {
@@ -291,17 +310,7 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
           for (const ast::ExprPtr &element : list->elements) {
             if (element->getAs<ast::IntLitExpr>())
               continue; // An index, as Triton allows; checked by the JIT.
-            std::string name;
-            if (const auto *s = element->getAs<ast::StringLitExpr>())
-              name = s->value;
-            else if (const auto *n = element->getAs<ast::NameExpr>())
-              name = n->name;
-            else
-              error(element->loc, "expected a parameter name");
-            if (!paramNames.count(name))
-              error(element->loc, "'" + name + "' is not a parameter of '" +
-                                      kernel.name + "'" +
-                                      didYouMean(name, paramList));
+            std::string name = readParameterName(*element);
             if (constexprNames.count(name))
               error(element->loc, "'" + name + "' is a constexpr parameter; "
                                   "do_not_specialize names run-time "
@@ -339,17 +348,7 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
             error(kw.value->loc, kw.name + " must be a list of parameter "
                                            "names, e.g. [\"M\", \"N\"]");
           for (const ast::ExprPtr &element : list->elements) {
-            std::string name;
-            if (const auto *s = element->getAs<ast::StringLitExpr>())
-              name = s->value;
-            else if (const auto *n = element->getAs<ast::NameExpr>())
-              name = n->name;
-            else
-              error(element->loc, "expected a parameter name");
-            if (!paramNames.count(name))
-              error(element->loc, "'" + name + "' is not a parameter of '" +
-                                      kernel.name + "'" +
-                                      didYouMean(name, paramList));
+            std::string name = readParameterName(*element);
             if (kw.name == "key")
               config.autotuneKey.push_back(name);
           }
@@ -367,12 +366,25 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
                         *callee != "tk.Config" && *callee != "tl.Config"))
           error(element->loc, "expected Config(NAME=value, ..., "
                               "num_warps=..., num_stages=...)");
-        if (!call->args.empty())
-          error(call->args.front()->loc,
-                "Config takes keyword arguments only: Config(BLOCK=128, "
-                "num_warps=4)");
+        // Triton's triton.Config({"BLOCK": 128}, num_warps=4): the dict
+        // (parsed as dict(BLOCK=128)) gives keywords too.
+        std::vector<const ast::KeywordArg *> keywords;
+        for (const ast::ExprPtr &arg : call->args) {
+          const auto *dict = arg->getAs<ast::CallExpr>();
+          std::optional<std::string> name =
+              dict ? ast::getDottedName(*dict->callee) : std::nullopt;
+          if (!name || *name != "dict" || call->args.size() > 1)
+            error(arg->loc, "Config takes a dict of constexpr values and "
+                            "keyword arguments: Config({\"BLOCK\": 128}, "
+                            "num_warps=4) or Config(BLOCK=128, num_warps=4)");
+          for (const ast::KeywordArg &kw : dict->keywords)
+            keywords.push_back(&kw);
+        }
+        for (const ast::KeywordArg &kw : call->keywords)
+          keywords.push_back(&kw);
         std::vector<std::pair<std::string, Value>> entries;
-        for (const ast::KeywordArg &kw : call->keywords) {
+        for (const ast::KeywordArg *kwPointer : keywords) {
+          const ast::KeywordArg &kw = *kwPointer;
           Value value = evaluateConstant(*kw.value, "a Config value");
           if (kw.name == "num_warps" || kw.name == "num_stages" ||
               kw.name == "num_ctas") {
@@ -654,10 +666,10 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
 
 /// Every decorator in the file must be one we know, so that a typo
 /// (`@kernl`) is reported rather than silently making a helper.
-static void checkDecoratorNames(const IRGen &gen, const ast::Module &module) {
+static void checkDecoratorNames(const IRGen &gen, const ast::FunctionDef &fn) {
   static const std::vector<std::string> known = {"kernel", "jit", "autotune"};
-  for (const auto &fn : module.functions) {
-    for (const ast::Decorator &decorator : fn->decorators) {
+  {
+    for (const ast::Decorator &decorator : fn.decorators) {
       std::string base = getDecoratorBaseName(decorator.name);
       if (std::find(known.begin(), known.end(), base) != known.end())
         continue;
@@ -672,11 +684,31 @@ static void checkDecoratorNames(const IRGen &gen, const ast::Module &module) {
 }
 
 mlir::OwningOpRef<mlir::ModuleOp> IRGen::run() {
-  checkDecoratorNames(*this, module);
   // The module stands for the whole file.
   moduleOp = mlir::ModuleOp::create(
       mlir::FileLineColLoc::get(fileName, /*line=*/1, /*column=*/1));
-  const ast::FunctionDef &kernel = selectKernel();
+  // Only the selected kernel and what it calls are checked: a function the
+  // parser or the checks reject does not stop the file's other kernels.
+  // A parse error that cannot be attributed to a function stops them all.
+  for (const auto &fn : module.functions)
+    if (fn->parseError && fn->name.empty())
+      throw *fn->parseError;
+  const ast::FunctionDef *selected = nullptr;
+  try {
+    selected = &selectKernel();
+  } catch (CompileError &) {
+    // A misspelt decorator explains a missing kernel better.
+    for (const auto &fn : module.functions)
+      checkDecoratorNames(*this, *fn);
+    for (const auto &fn : module.functions)
+      if (fn->parseError)
+        throw *fn->parseError;
+    throw;
+  }
+  const ast::FunctionDef &kernel = *selected;
+  if (kernel.parseError)
+    throw *kernel.parseError;
+  checkDecoratorNames(*this, kernel);
   KernelConfig config = readDecorators(kernel);
   emitKernel(kernel, config);
   return std::move(moduleOp);

@@ -66,6 +66,22 @@ mlir::Type IRGen::getMLIRType(DType type) {
   case ScalarType::F64:
     scalar = builder.getF64Type();
     break;
+  case ScalarType::F8E4M3:
+    scalar = builder.getType<mlir::Float8E4M3FNType>();
+    break;
+  case ScalarType::F8E5M2:
+    scalar = builder.getType<mlir::Float8E5M2Type>();
+    break;
+  case ScalarType::F8E4M3B15:
+  case ScalarType::F8E4M3FNUZ:
+  case ScalarType::F8E5M2FNUZ:
+    // As Triton on NVIDIA GPUs from sm_90 on: the names exist (a branch
+    // that tests for them folds away), values of these types do not.
+    error(currentSourceLoc,
+          "values of type " + type.toString() +
+              " are not supported on NVIDIA GPUs (as in Triton for sm_90 "
+              "and later); the supported fp8 types are f8e4m3 "
+              "(tl.float8e4nv) and f8e5m2 (tl.float8e5)");
   }
   if (type.isPointer())
     return mlir::tk::PtrType::get(scalar);
@@ -209,6 +225,14 @@ Value IRGen::cast(const Value &value, DType to, SourceLoc loc) {
                    to.toString());
   }
 
+  // fp8 converts only to and from f32 in the IR (the GPU lowering and the
+  // interpreter implement those two, rounding to nearest even and
+  // saturating to the largest finite value, as cvt.rn.satfinite does);
+  // other types go through f32, which is exact for f16/bf16/integers up to
+  // 2^24.
+  if ((from.isFp8() || to.isFp8()) && from.getScalar() != ScalarType::F32 &&
+      to.getScalar() != ScalarType::F32)
+    return cast(cast(value, ScalarType::F32, loc), to, loc);
   if (from.isFloat() && to.isFloat()) {
     unsigned fromBits = from.getBitWidth(), toBits = to.getBitWidth();
     if (fromBits == toBits) // f16 <-> bf16 goes through f32
@@ -602,6 +626,9 @@ Value IRGen::compare(BinaryOpKind op, const Value &lhs, const Value &rhs,
   Value a = lhs, b = rhs;
   promoteOperands(a, b, /*divOrMod=*/false, spelling, loc);
   DType type = a.getDType();
+  if (type.isFp8()) // compared in f32 (exact)
+    return compare(op, cast(a, ScalarType::F32, loc),
+                   cast(b, ScalarType::F32, loc), loc);
   ValueType resultType = a.getType().withDType(ScalarType::I1);
   mlir::Value result;
   if (type.isFloat()) {
@@ -652,6 +679,16 @@ Value IRGen::compare(BinaryOpKind op, const Value &lhs, const Value &rhs,
 Value IRGen::binaryOp(BinaryOpKind op, const Value &lhs, const Value &rhs,
                       SourceLoc loc) {
   std::string spelling = ast::getOperatorSpelling(op);
+  if (op == BinaryOpKind::Is || op == BinaryOpKind::IsNot) {
+    // Identity of compile-time values (`x is None`, `dtype is tl.float16`);
+    // a run-time value is never a constant.
+    if (lhs.isIR() && rhs.isIR())
+      error(loc, "'" + spelling + "' compares compile-time values (such as "
+                 "None); use '==' or '!=' on run-time values");
+    bool same = lhs.isConstant() && rhs.isConstant() &&
+                lhs.getKind() == rhs.getKind() && lhs.isSameConstant(rhs);
+    return Value::boolean(op == BinaryOpKind::Is ? same : !same);
+  }
   if (lhs.isConstant() && rhs.isConstant())
     return foldBinary(op, lhs, rhs, loc);
   if (ast::isComparison(op))
@@ -694,6 +731,13 @@ Value IRGen::binaryOp(BinaryOpKind op, const Value &lhs, const Value &rhs,
 
   bool divOrMod = op == BinaryOpKind::Div || op == BinaryOpKind::FloorDiv ||
                   op == BinaryOpKind::Mod;
+  // As Triton's tensor.__rshift__, `>>` is arithmetic when the left operand
+  // is signed before promotion (i32 >> u32 shifts in sign bits into a u32
+  // result); for a constant left operand, __rrshift__ asks the right one.
+  bool arithmeticShift = false;
+  if (op == BinaryOpKind::RShift)
+    arithmeticShift = lhs.isIR() ? lhs.getDType().isSigned()
+                                 : (rhs.isIR() && rhs.getDType().isSigned());
   Value a = lhs, b = rhs;
   promoteOperands(a, b, divOrMod, spelling, loc);
   if (op == BinaryOpKind::Div && !a.getDType().isFloat()) {
@@ -701,6 +745,13 @@ Value IRGen::binaryOp(BinaryOpKind op, const Value &lhs, const Value &rhs,
     b = cast(b, ScalarType::F32, loc);
   }
   DType type = a.getDType();
+  if (type.isFp8()) {
+    // GPUs have no fp8 arithmetic: compute in f32 and round once, to the
+    // fp8 type that Triton's promotion gives.
+    Value wide = binaryOp(op, cast(a, ScalarType::F32, loc),
+                          cast(b, ScalarType::F32, loc), loc);
+    return cast(wide, type, loc);
+  }
   bool isFloat = type.isFloat();
   bool isSigned = type.isSigned();
   mlir::Value x = a.getIR(), y = b.getIR();
@@ -748,8 +799,9 @@ Value IRGen::binaryOp(BinaryOpKind op, const Value &lhs, const Value &rhs,
     result = arith::ShLIOp::create(builder, x, y);
     break;
   case BinaryOpKind::RShift:
-    result = isSigned ? arith::ShRSIOp::create(builder, x, y).getResult()
-                      : arith::ShRUIOp::create(builder, x, y).getResult();
+    result = arithmeticShift
+                 ? arith::ShRSIOp::create(builder, x, y).getResult()
+                 : arith::ShRUIOp::create(builder, x, y).getResult();
     break;
   default:
     error(loc, "unsupported operator '" + spelling + "'");
@@ -791,6 +843,10 @@ Value IRGen::unaryOp(UnaryOpKind op, const Value &operand, SourceLoc loc) {
   if (type.isPointer())
     error(loc, "bad operand type for unary '" + spelling + "': " +
                    operand.getType().toString());
+  if (type.isFp8() && op != UnaryOpKind::Pos) {
+    Value wide = unaryOp(op, cast(operand, ScalarType::F32, loc), loc);
+    return wide.getDType().isBool() ? wide : cast(wide, type, loc);
+  }
   switch (op) {
   case UnaryOpKind::Pos:
     return operand;
@@ -872,10 +928,15 @@ Value IRGen::select(const Value &condIn, const Value &a, const Value &b,
     return isTruthy(cond, loc) ? a : b;
   if (cond.isConstant())
     cond = constantBool(isTruthy(cond, loc), {});
-  if (!cond.isIR() || !cond.getDType().isBool())
-    error(loc, "the condition must be a boolean (i1), got " +
-                   describeOperand(cond) +
-                   "; compare it, e.g. 'x != 0'");
+  if (!cond.isIR() || cond.getDType().isPointer())
+    error(loc, "the condition must be a boolean (i1) or a number, got " +
+                   describeOperand(cond));
+  // A number is true where nonzero (Triton converts the condition to i1).
+  if (!cond.getDType().isBool())
+    cond = compare(BinaryOpKind::Ne, cond,
+                   cond.getDType().isFloat() ? Value::floating(0.0)
+                                             : Value::integer(0),
+                   loc);
   Value x = a, y = b;
   bool xPtr = x.isIR() && x.getDType().isPointer();
   bool yPtr = y.isIR() && y.getDType().isPointer();
@@ -918,6 +979,11 @@ Value IRGen::maximumOrMinimum(bool isMax, const Value &lhs, const Value &rhs,
   Value a = lhs, b = rhs;
   promoteOperands(a, b, /*divOrMod=*/false, name, loc);
   DType type = a.getDType();
+  if (type.isFp8())
+    return cast(maximumOrMinimum(isMax, cast(a, ScalarType::F32, loc),
+                                 cast(b, ScalarType::F32, loc), propagateNan,
+                                 loc),
+                type, loc);
   mlir::Value x = a.getIR(), y = b.getIR(), result;
   namespace arith = mlir::arith;
   if (type.isFloat()) {

@@ -4,8 +4,9 @@
 // emitted IR:
 //  * math on f16/bf16 computes in f32 and rounds back (extf/truncf), as
 //    Triton does; integer arguments to exp, log, ... are an error.
-//  * sum of i1/i8/i16 (and u8/u16) accumulates in i32 (u32); sum and cumsum
-//    of f16/bf16 accumulate in f32 and round the result back.
+//  * sum of i1/i8/i16 (and u8/u16) accumulates in i32 (u32), and sum and
+//    cumsum of f16/bf16 in f32 rounding the result back, unless sum is given
+//    dtype=, which it accumulates in (and wraps in), as Triton.
 //  * axis=None reduces over every dimension (reshape to 1-D first).
 //  * dot: f16/bf16 inputs accumulate in f32 (f16 with out_dtype=f16), f32
 //    inputs use tf32 unless input_precision="ieee", i8 accumulates in i32.
@@ -239,7 +240,7 @@ Value IRGen::emitMath(BuiltinId id, const Value &input, SourceLoc loc) {
     error(loc, std::string(name) + "() needs floating-point values, got " +
                    x.getType().toString() + "; convert with .to(f32)");
   // f16/bf16: compute in f32 and round back.
-  bool isHalf = type.getBitWidth() == 16;
+  bool isHalf = type.getBitWidth() < 32; // f16, bf16 and fp8
   Value wide = isHalf ? cast(x, ScalarType::F32, loc) : x;
   mlir::Value v = wide.getIR(), result;
   namespace math = mlir::math;
@@ -305,9 +306,21 @@ Value IRGen::reduceAlong(BuiltinId id, const Value &input, int64_t axis,
     isIndex = true;
     break;
   }
+  if (isIndex && (type.isUnsigned() || type.isBool())) {
+    // Unsigned order is signed order with the top bit flipped: the index
+    // of the extreme is the same (i1 counts as unsigned).
+    DType asSigned = sema::getIntType(std::max(8u, type.getBitWidth()),
+                                      /*isUnsigned=*/false);
+    Value wide = type.isBool() ? cast(input, ScalarType::U8, loc) : input;
+    Value flipped = binaryOp(ast::BinaryOpKind::BitXor, wide,
+                             constantInt(int64_t(1) << (asSigned.getBitWidth() - 1),
+                                         wide.getDType(), wide.getShape()),
+                             loc);
+    return reduceAlong(id, bitcast(flipped, asSigned, loc), axis, loc);
+  }
   if (isIndex && !type.isFloat() && !type.isSigned())
     error(loc, std::string(getBuiltinName(id)) +
-                   "() supports floats and signed integers, got " +
+                   "() supports floats and integers, got " +
                    input.getType().toString());
   Shape shape = input.getShape();
   shape.erase(shape.begin() + axis);
@@ -323,7 +336,7 @@ Value IRGen::reduceAlong(BuiltinId id, const Value &input, int64_t axis,
 static DType getAccumulationType(DType type) {
   if (type.isInt() && type.getBitWidth() < 32)
     return type.isUnsigned() ? DType(ScalarType::U32) : DType(ScalarType::I32);
-  if (type.isFloat() && type.getBitWidth() == 16)
+  if (type.isFloat() && type.getBitWidth() < 32)
     return ScalarType::F32;
   return type;
 }
@@ -354,12 +367,15 @@ Value IRGen::emitReduce(BuiltinId id, const BoundArgs &args, SourceLoc loc) {
   };
 
   if (id == BuiltinId::Sum) {
-    if (args.has("dtype"))
+    // With dtype=, Triton accumulates in exactly that type (an i8 sum wraps
+    // in i8); without it, narrow types widen (getAccumulationType).
+    bool explicitType = args.has("dtype") && !args.get("dtype").is(Value::Kind::None);
+    if (explicitType)
       input = cast(input, requireDType(args.get("dtype"), args.loc("dtype"),
                                        "dtype"),
                    loc);
     DType type = input.getDType();
-    DType accumulate = getAccumulationType(type);
+    DType accumulate = explicitType ? type : getAccumulationType(type);
     Value result = reduceAlong(id, cast(input, accumulate, loc), axis, loc);
     // Narrow floats round back to their type; narrow integers stay i32.
     if (type.isFloat() && accumulate != type)
@@ -561,8 +577,8 @@ static void checkCacheOptions(IRGen &gen, const BoundArgs &args,
       !(args.get("boundary_check").is(Value::Kind::Tuple) &&
         args.get("boundary_check").getElements().empty()))
     gen.error(args.loc("boundary_check"),
-              "boundary_check needs block pointers, which are not supported; "
-              "use a mask");
+              "boundary_check needs a block pointer (make_block_ptr); use a "
+              "mask");
 }
 
 /// cache_modifier / eviction_policy travel as discardable attributes
@@ -579,11 +595,13 @@ static void setCacheHints(mlir::OpBuilder &builder, mlir::Operation *op,
 }
 
 Value IRGen::emitLoad(const BoundArgs &args, SourceLoc loc) {
+  if (args.get("pointer").is(Value::Kind::BlockPointer))
+    return loadBlockPointer(args, loc);
   checkCacheOptions(*this, args, /*isLoad=*/true);
   if (args.has("padding_option"))
     error(args.loc("padding_option"),
-          "padding_option needs block pointers, which are not supported; "
-          "use other=");
+          "padding_option needs a block pointer (make_block_ptr); use "
+          "other=");
   Value ptr = requirePointer(*this, args.get("pointer"), args.loc("pointer"),
                              "load");
   Value mask, other;
@@ -638,6 +656,8 @@ Value IRGen::emitLoad(const BoundArgs &args, SourceLoc loc) {
 }
 
 Value IRGen::emitStore(const BoundArgs &args, SourceLoc loc) {
+  if (args.get("pointer").is(Value::Kind::BlockPointer))
+    return storeBlockPointer(args, loc);
   checkCacheOptions(*this, args, /*isLoad=*/false);
   const Value &target = args.get("pointer");
   if (!target.isIR() || !target.getDType().isPointer())
@@ -1205,6 +1225,46 @@ Value IRGen::callBuiltin(BuiltinId id, const CallArgs &callArgs,
   case BuiltinId::PyBool:
   case BuiltinId::PyLen:
     return emitPythonBuiltin(id, args, loc);
+
+  case BuiltinId::DebugBarrier:
+    mlir::tk::DebugBarrierOp::create(builder);
+    return Value::none();
+  case BuiltinId::Umulhi:
+  case BuiltinId::Fdiv:
+  case BuiltinId::SqrtRn:
+  case BuiltinId::Swizzle2d:
+    return emitMathBuiltin(id, args, loc);
+  case BuiltinId::Sort:
+  case BuiltinId::Flip:
+  case BuiltinId::Join:
+  case BuiltinId::Split:
+  case BuiltinId::Interleave:
+  case BuiltinId::Cat:
+  case BuiltinId::Histogram:
+  case BuiltinId::Ravel:
+  case BuiltinId::Broadcast:
+  case BuiltinId::XorSum:
+    return emitBlockBuiltin(id, args, loc);
+  case BuiltinId::MakeBlockPtr:
+  case BuiltinId::Advance:
+    return emitBlockPointerBuiltin(id, args, loc);
+  case BuiltinId::Reduce:
+  case BuiltinId::AssociativeScan:
+    error(args.loc("combine_fn"),
+          name + "() with a user-written combine function is not supported "
+                 "yet; use sum, max, min, argmax, argmin, xor_sum, cumsum or "
+                 "cumprod");
+  case BuiltinId::Philox:
+  case BuiltinId::PhiloxImpl:
+  case BuiltinId::Randint:
+  case BuiltinId::Randint4x:
+  case BuiltinId::Rand:
+  case BuiltinId::Rand4x:
+  case BuiltinId::Randn:
+  case BuiltinId::Randn4x:
+  case BuiltinId::UintToUniformFloat:
+  case BuiltinId::PairUniformToNormal:
+    return emitRandomBuiltin(id, args, loc);
 
   default:
     error(loc, name + "() is not supported here");

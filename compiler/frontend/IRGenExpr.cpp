@@ -35,6 +35,28 @@ using sema::ValueType;
 //===----------------------------------------------------------------------===//
 
 Value IRGen::emitExpr(const ast::Expr &expr) {
+  Value value = emitExprUnchecked(expr);
+  // Every intermediate block obeys the 2^20-element limit, not only those
+  // that builtins create with an explicit shape (a broadcast or a dot can
+  // exceed it from small operands).
+  auto check = [&](const Value &v) {
+    if (v.isIR() && v.isBlock() &&
+        v.getType().getNumElements() > sema::kMaxBlockElements)
+      error(expr.loc, "this expression is a block of " +
+                          std::to_string(v.getType().getNumElements()) +
+                          " elements (" + v.getType().toString() +
+                          "); a block holds at most " +
+                          std::to_string(sema::kMaxBlockElements) +
+                          " (2^20) elements");
+  };
+  check(value);
+  if (value.is(Value::Kind::Tuple))
+    for (const Value &element : value.getElements())
+      check(element);
+  return value;
+}
+
+Value IRGen::emitExprUnchecked(const ast::Expr &expr) {
   LocScope scope(*this, expr.loc);
   switch (expr.kind) {
   case ast::ExprKind::Name:
@@ -100,7 +122,14 @@ static std::optional<DType> lookupDTypeName(const std::string &name) {
       {"uint16", ScalarType::U16},    {"uint32", ScalarType::U32},
       {"uint64", ScalarType::U64},    {"float16", ScalarType::F16},
       {"bfloat16", ScalarType::BF16}, {"float32", ScalarType::F32},
-      {"float64", ScalarType::F64}};
+      {"float64", ScalarType::F64},
+      {"float8e4nv", ScalarType::F8E4M3},
+      {"float8e5", ScalarType::F8E5M2},
+      {"float8e4b15", ScalarType::F8E4M3B15},
+      {"float8e4b8", ScalarType::F8E4M3FNUZ},
+      {"float8e5b16", ScalarType::F8E5M2FNUZ},
+      {"float8_e4m3fn", ScalarType::F8E4M3},
+      {"float8_e5m2", ScalarType::F8E5M2}};
   auto it = aliases.find(name);
   if (it == aliases.end())
     return std::nullopt;
@@ -118,7 +147,7 @@ std::optional<Value> IRGen::lookupGlobal(const std::string &name) const {
     return Value::floating(std::numeric_limits<double>::infinity());
   if (name == "nan")
     return Value::floating(std::numeric_limits<double>::quiet_NaN());
-  if (name == "tl" || name == "tk" || name == "triton")
+  if (name == "tl" || name == "tk" || name == "triton" || name == "libdevice")
     return Value::nameSpace(name);
   return std::nullopt;
 }
@@ -167,8 +196,11 @@ Value IRGen::getAttribute(const Value &object, const std::string &attr,
     const std::string &ns = object.getNamespace();
     if (ns == "triton" && attr == "language")
       return Value::nameSpace("triton.language");
-    if (attr == "math")
-      return Value::nameSpace(ns + ".math");
+    // tl.math.NAME, tl.extra.cuda.libdevice.NAME, libdevice.NAME (after
+    // `from triton.language.extra import libdevice`): the math builtins.
+    if (attr == "math" || attr == "extra" || attr == "cuda" ||
+        attr == "libdevice")
+      return Value::nameSpace(ns + "." + attr);
     if (std::optional<BuiltinId> id = lookupBuiltin(attr, true))
       return Value::builtin(*id);
     if (std::optional<DType> dtype = lookupDTypeName(attr))
@@ -210,6 +242,10 @@ Value IRGen::getAttribute(const Value &object, const std::string &attr,
     error(loc, "type '" + type.toString() + "' has no attribute '" + attr +
                    "'");
   }
+
+  // A number's dtype is the one it would take as a run-time value.
+  if (object.isNumericConstant() && attr == "dtype")
+    return Value::type(ValueType(getLiteralType(object)));
 
   if (object.isIR()) {
     const ValueType &type = object.getType();
@@ -317,24 +353,29 @@ Value IRGen::emitLogical(const ast::BinaryExpr &expr) {
       return lhs;
     return emitExpr(*expr.rhs);
   }
-  auto checkScalar = [&](const Value &value, SourceLoc loc) {
-    if (value.isBlock())
-      error(loc, std::string("'") + spelling + "' needs scalar operands, got " +
-                     value.getType().toString() + "; use '" +
-                     (isAnd ? "&" : "|") + "' on blocks");
+  // On run-time values, as Triton's logical_and/logical_or: both sides are
+  // evaluated and converted to i1 (`!= 0`), elementwise for blocks, which
+  // broadcast together.
+  auto truth = [&](const Value &value, SourceLoc loc) -> Value {
+    if (value.isConstant())
+      return Value::boolean(isTruthy(value, loc));
+    if (value.getDType().isPointer())
+      error(loc, std::string("an operand of '") + spelling +
+                     "' must be a number, got " + value.getType().toString());
+    if (value.getDType().isBool())
+      return value;
+    LocScope scope(*this, loc);
+    return compare(ast::BinaryOpKind::Ne, value,
+                   value.getDType().isFloat() ? Value::floating(0.0)
+                                              : Value::integer(0),
+                   loc);
   };
-  checkScalar(lhs, expr.lhs->loc);
+  Value a = truth(lhs, expr.lhs->loc);
   Value rhs = emitExpr(*expr.rhs);
-  checkScalar(rhs, expr.rhs->loc);
+  Value b = truth(rhs, expr.rhs->loc);
   LocScope scope(*this, expr.opLoc);
-  Value a = toCondition(lhs, expr.lhs->loc, "an operand of 'and'/'or'");
-  Value b = toCondition(rhs, expr.rhs->loc, "an operand of 'and'/'or'");
-  mlir::Value result =
-      isAnd ? mlir::arith::AndIOp::create(builder, a.getIR(), b.getIR())
-                  .getResult()
-            : mlir::arith::OrIOp::create(builder, a.getIR(), b.getIR())
-                  .getResult();
-  return Value::ir(result, a.getType());
+  return binaryOp(isAnd ? ast::BinaryOpKind::BitAnd : ast::BinaryOpKind::BitOr,
+                  a, b, expr.opLoc);
 }
 
 Value IRGen::emitConditional(const ast::ConditionalExpr &expr) {
@@ -459,7 +500,45 @@ BoundArgs IRGen::bindArgs(const std::string &calleeName,
   return bound;
 }
 
+/// Whether `callee` is `NAME`, `tl.NAME` or `tk.NAME` and NAME is not a
+/// local variable.
+static bool isTypeConstructor(const ast::Expr &callee, const char *name,
+                              const Env *env) {
+  if (const auto *n = callee.getAs<ast::NameExpr>())
+    return n->name == name && (!env || !env->count(n->name));
+  if (const auto *attr = callee.getAs<ast::AttributeExpr>())
+    if (const auto *ns = attr->value->getAs<ast::NameExpr>())
+      return attr->attr == name &&
+             (ns->name == "tl" || ns->name == "tk" ||
+              ns->name == "triton") &&
+             (!env || !env->count(ns->name));
+  return false;
+}
+
 Value IRGen::emitCall(const ast::CallExpr &call) {
+  // tl.constexpr(v) is v (a compile-time value); tl.pointer_type(T) is the
+  // dtype *T.
+  const Env *env = frames.empty() ? nullptr : &frame().env;
+  for (const char *name : {"constexpr", "pointer_type"}) {
+    if (!isTypeConstructor(*call.callee, name, env))
+      continue;
+    if (call.args.size() != 1 || !call.keywords.empty())
+      error(call.callee->loc, std::string(name) + "() takes one argument");
+    Value value = emitExpr(*call.args.front());
+    if (std::string(name) == "constexpr") {
+      if (!value.isConstant())
+        error(call.args.front()->loc,
+              "constexpr() needs a compile-time value, got a run-time " +
+                  value.getType().toString());
+      return value;
+    }
+    if (!value.is(Value::Kind::Type) || !value.getType().isScalar() ||
+        value.getType().dtype.isPointer())
+      error(call.args.front()->loc,
+            "pointer_type() needs a scalar dtype, got " + value.describe());
+    return Value::type(
+        ValueType(DType::getPointer(value.getType().dtype.getScalar())));
+  }
   SourceLoc calleeLoc = call.callee->loc;
   Value callee;
   std::optional<Value> self;
@@ -475,7 +554,7 @@ Value IRGen::emitCall(const ast::CallExpr &call) {
       std::optional<BuiltinId> id =
           attr->attr == "to" ? std::optional<BuiltinId>(BuiltinId::To)
                              : lookupBuiltin(attr->attr, true);
-      if (!id || !isTensorMethod(*id))
+      if (!id || !(isTensorMethod(*id) || *id == BuiltinId::Cast))
         error(attr->attrLoc,
               (object.isIR() ? object.getType().toString()
                              : object.describe()) +
@@ -551,9 +630,9 @@ static Value applyAnnotation(IRGen &gen, const ast::TypeExpr &type,
                              const Value &value, SourceLoc loc,
                              const std::string &what) {
   if (type.kind == ast::TypeExpr::Kind::Constexpr) {
-    if (value.isIR())
-      gen.error(loc, what + " must be a compile-time constant, got " +
-                         value.getType().toString());
+    // A run-time value passed for a constexpr helper parameter stays a
+    // run-time value (Triton tolerates this, and tutorial 06 relies on
+    // it); code that needs a constant there reports it where it does.
     return value;
   }
   DType expected;
@@ -581,6 +660,8 @@ static Value applyAnnotation(IRGen &gen, const ast::TypeExpr &type,
 
 Value IRGen::callFunction(const ast::FunctionDef &fn, const CallArgs &args,
                           SourceLoc callLoc) {
+  if (fn.parseError)
+    throw CompileError(*fn.parseError).addNote(callLoc, "called from here");
   for (const ast::Decorator &decorator : fn.decorators) {
     std::string name = decorator.name;
     size_t dot = name.rfind('.');

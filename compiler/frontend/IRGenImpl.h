@@ -112,7 +112,11 @@ public:
   private:
     IRGen &gen;
     mlir::Location saved;
+    SourceLoc savedSource;
   };
+  /// The source position of the innermost LocScope, for errors raised
+  /// where no position is passed down (an unsupported dtype in getMLIRType).
+  SourceLoc currentSourceLoc;
 
   //===--------------------------------------------------------------------===//
   // Kernel (IRGen.cpp)
@@ -127,10 +131,30 @@ public:
   void emitKernel(const ast::FunctionDef &kernel, const KernelConfig &config);
 
   //===--------------------------------------------------------------------===//
+  // More builtins, one file per family (IRGenMathBuiltins.cpp,
+  // IRGenBlockBuiltins.cpp, IRGenRandom.cpp, IRGenBlockPointer.cpp)
+  //===--------------------------------------------------------------------===//
+
+  Value emitMathBuiltin(BuiltinId id, const BoundArgs &args, SourceLoc loc);
+  /// The high half of the 2N-bit unsigned product of two N-bit integers.
+  Value umulhi(const Value &x, const Value &y, SourceLoc loc);
+  Value emitBlockBuiltin(BuiltinId id, const BoundArgs &args, SourceLoc loc);
+  /// `tk.reduce xor` along `axis` (optionally keeping it with size 1).
+  Value xorSumAlong(const Value &input, int64_t axis, bool keepDims,
+                    SourceLoc loc);
+  Value emitRandomBuiltin(BuiltinId id, const BoundArgs &args, SourceLoc loc);
+  Value emitBlockPointerBuiltin(BuiltinId id, const BoundArgs &args,
+                                SourceLoc loc);
+  /// load/store through a block pointer (IRGenBlockPointer.cpp).
+  Value loadBlockPointer(const BoundArgs &args, SourceLoc loc);
+  Value storeBlockPointer(const BoundArgs &args, SourceLoc loc);
+
+  //===--------------------------------------------------------------------===//
   // Statements (IRGenStmt.cpp)
   //===--------------------------------------------------------------------===//
 
   void emitBlock(const ast::StmtList &body);
+  void emitSequence(const std::vector<const ast::Stmt *> &stmts);
   void emitStmt(const ast::Stmt &stmt);
   void emitAssign(const ast::AssignStmt &stmt);
   void emitAugAssign(const ast::AugAssignStmt &stmt);
@@ -148,6 +172,7 @@ public:
   // Expressions and calls (IRGenExpr.cpp)
   //===--------------------------------------------------------------------===//
 
+  Value emitExprUnchecked(const ast::Expr &expr);
   Value emitExpr(const ast::Expr &expr);
   Value emitName(const ast::NameExpr &expr);
   Value lookupName(const std::string &name, SourceLoc loc);
@@ -280,9 +305,13 @@ public:
     bool returned = false;
     Value returnValue;
     SourceLoc returnLoc;
-    /// Nesting of run-time regions (scf.if/for/while bodies) in this
+    /// Nesting of loops (scf.for/while bodies, static_range copies) in this
     /// function: a `return` there is not supported.
     unsigned runtimeDepth = 0;
+    /// The statements that follow the one being emitted, up to the end of
+    /// the function: a run-time `if` that returns takes them into its
+    /// branches (IRGenStmt.cpp).
+    std::vector<const ast::Stmt *> pending;
     /// Location of the call expression in the caller (helpers only).
     std::optional<mlir::Location> callerLoc;
   };
@@ -298,6 +327,14 @@ public:
   /// Helpers being inlined, outermost first (for recursion detection).
   std::vector<const ast::FunctionDef *> callStack;
 };
+
+/// A block pointer's run-time parts that loops carry (its offsets), one
+/// at a time, and the pointer with new values for them
+/// (IRGenBlockPointer.cpp).
+std::vector<size_t> getCarriedParts(const Value &blockPointer);
+Value getCarriedPart(const Value &blockPointer, size_t part);
+Value withCarriedParts(const Value &blockPointer,
+                       const std::vector<Value> &values);
 
 /// Names assigned anywhere in `body` (assignment targets, `for` targets),
 /// in order of first appearance.

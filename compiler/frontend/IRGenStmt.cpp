@@ -12,8 +12,8 @@
 //    A compile-time constant (`m = -inf`) assigned a new value in the body
 //    becomes a run-time value of its literal type. That is only known after
 //    emitting the body once, so the loop is emitted again when it happens.
-//  * `break` and `continue` are not supported, as in Triton; `return` only
-//    at the end of a function (possibly inside compile-time `if`s).
+//  * `break` and `continue` are not supported, as in Triton; `return` is
+//    supported outside loops, run-time `if`s included (see emitRuntimeIf).
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,13 +79,56 @@ std::vector<std::string> collectAssignedNames(const ast::StmtList &body) {
   return names;
 }
 
-void IRGen::emitBlock(const ast::StmtList &body) {
+/// The first `return` anywhere in `body` (nested statements included).
+static const ast::Stmt *findReturn(const ast::StmtList &body) {
   for (const ast::StmtPtr &stmt : body) {
+    const ast::Stmt *found = nullptr;
+    switch (stmt->kind) {
+    case ast::StmtKind::Return:
+      return stmt.get();
+    case ast::StmtKind::If: {
+      const auto &ifStmt = stmt->as<ast::IfStmt>();
+      found = findReturn(ifStmt.thenBody);
+      if (!found)
+        found = findReturn(ifStmt.elseBody);
+      break;
+    }
+    case ast::StmtKind::For:
+      found = findReturn(stmt->as<ast::ForStmt>().body);
+      break;
+    case ast::StmtKind::While:
+      found = findReturn(stmt->as<ast::WhileStmt>().body);
+      break;
+    default:
+      break;
+    }
+    if (found)
+      return found;
+  }
+  return nullptr;
+}
+
+void IRGen::emitBlock(const ast::StmtList &body) {
+  std::vector<const ast::Stmt *> stmts;
+  for (const ast::StmtPtr &stmt : body)
+    stmts.push_back(stmt.get());
+  emitSequence(stmts);
+}
+
+void IRGen::emitSequence(const std::vector<const ast::Stmt *> &stmts) {
+  for (size_t i = 0; i < stmts.size(); ++i) {
     // Statements after a `return` never run (this is how a `return` inside
-    // a compile-time `if` ends the function).
+    // a compile-time `if` ends the function, and how a run-time `if` that
+    // returns, having emitted the rest of the function in its branches,
+    // ends it).
     if (frame().returned)
       return;
-    emitStmt(*stmt);
+    // While stmts[i] is emitted, `pending` is everything after it.
+    std::vector<const ast::Stmt *> outer = frame().pending;
+    frame().pending.insert(frame().pending.begin(), stmts.begin() + i + 1,
+                           stmts.end());
+    emitStmt(*stmts[i]);
+    frame().pending = std::move(outer);
   }
 }
 
@@ -130,27 +173,63 @@ void IRGen::assign(const std::string &name, SourceLoc loc,
       value.is(Value::Kind::Namespace))
     error(loc, "cannot assign " + value.describe() + " to '" + name +
                    "': variables hold values, not functions");
+  // Locals may shadow builtins and the file's functions (`min = load(p)`),
+  // as in Python; only the namespaces tl, tk and triton are reserved, since
+  // every qualified name goes through them.
   if (!frame().env.count(name)) {
-    if (std::optional<Value> global = lookupGlobal(name)) {
-      std::string what = global->is(Value::Kind::Function)
-                             ? "a function of this file"
-                         : global->is(Value::Kind::Type) ? "a type"
-                         : global->is(Value::Kind::Namespace)
-                             ? "a namespace"
-                         : global->isConstant() &&
-                                 !global->is(Value::Kind::Builtin)
-                             ? "a builtin constant"
-                             : "a builtin function";
-      error(loc, "cannot assign to '" + name + "': it is the name of " +
-                     what + "; choose another name");
-    }
+    std::optional<Value> global = lookupGlobal(name);
+    if (global && global->is(Value::Kind::Namespace))
+      error(loc, "cannot assign to '" + name + "': it is the name of a "
+                 "namespace; choose another name");
   }
   frame().env[name] = {value, loc};
   frame().undefinedReasons.erase(name);
 }
 
+/// Whether an annotation names `constexpr` (`constexpr`, `tl.constexpr`).
+static bool isConstexprAnnotation(const ast::Expr &annotation) {
+  if (auto *name = annotation.getAs<ast::NameExpr>())
+    return name->name == "constexpr";
+  if (auto *attr = annotation.getAs<ast::AttributeExpr>())
+    return attr->attr == "constexpr";
+  return false;
+}
+
 void IRGen::emitAssign(const ast::AssignStmt &stmt) {
   Value value = emitExpr(*stmt.value);
+  if (stmt.annotation) {
+    // `x: constexpr = v` (as Triton: v must be a compile-time value and x
+    // cannot be rebound to another one), `y: T = v` (v converted to dtype T,
+    // as with v.to(T)).
+    const ast::Identifier &target = stmt.targets.front();
+    const ast::Expr &annotation = *stmt.annotation;
+    if (isConstexprAnnotation(annotation)) {
+      if (!value.isConstant())
+        error(stmt.value->loc, "'" + target.name + "' is annotated constexpr "
+                               "but its value is a run-time " +
+                                   value.getType().toString());
+      auto it = frame().env.find(target.name);
+      if (it != frame().env.end() && !it->second.value.isSameConstant(value))
+        throw CompileError(target.loc, "'" + target.name +
+                                           "' is already defined; a "
+                                           "constexpr cannot be reassigned")
+            .addNote(it->second.loc, "defined here");
+    } else {
+      Value type = emitExpr(annotation);
+      if (!type.is(Value::Kind::Type) || !type.getType().isScalar())
+        error(annotation.loc, "the annotation of '" + target.name +
+                                  "' must be a dtype (tl.int32, f16, ...) "
+                                  "or constexpr, got " + type.describe());
+      LocScope scope(*this, annotation.loc);
+      if (value.isConstant() && !value.isNumericConstant())
+        error(stmt.value->loc, "cannot assign " + value.describe() +
+                                   " to '" + target.name + "' annotated " +
+                                   type.getType().dtype.toString());
+      value = cast(value, type.getType().dtype, annotation.loc);
+    }
+    assign(target.name, target.loc, value);
+    return;
+  }
   if (!stmt.isTupleTarget) {
     assign(stmt.targets.front().name, stmt.targets.front().loc, value);
     return;
@@ -178,8 +257,8 @@ void IRGen::emitAugAssign(const ast::AugAssignStmt &stmt) {
 
 void IRGen::emitReturn(const ast::ReturnStmt &stmt) {
   if (frame().runtimeDepth > 0)
-    error(stmt.loc, "'return' inside a loop or a run-time 'if' is not "
-                    "supported; return once, at the end of the function");
+    error(stmt.loc, "'return' inside a loop is not supported (nor is it in "
+                    "Triton); compute the value and return after the loop");
   Value value = stmt.value ? emitExpr(*stmt.value) : Value::none();
   frame().returned = true;
   frame().returnValue = value;
@@ -217,8 +296,42 @@ void IRGen::emitIf(const ast::IfStmt &stmt) {
   emitRuntimeIf(stmt, cond);
 }
 
+// A run-time `if` that contains a `return` (Triton 3.6 accepts it) is made
+// structured: each branch is emitted followed by the rest of the function
+// (`pending`), so that every path through it ends the function, and what
+// each path returns leaves the scf.if as one more yielded "variable" (a
+// tuple as one per element). After it the function has returned. The rest
+// of the function is emitted once per branch that does not return on all
+// of its paths; that is the price of staying within scf.
+
+/// The pseudo-variables that carry a returned value out of a run-time `if`
+/// ('<' cannot start a source name).
+static const char kReturnArity[] = "<return>#";
+static std::string returnElement(size_t i) {
+  return "<return>." + std::to_string(i);
+}
+static bool isReturnSlot(const std::string &name) {
+  return name.rfind("<return>", 0) == 0;
+}
+/// "variable 'x'", or "the returned value".
+static std::string describeVariable(const std::string &name) {
+  return isReturnSlot(name) ? std::string("the returned value")
+                            : "variable '" + name + "'";
+}
+
 void IRGen::emitRuntimeIf(const ast::IfStmt &stmt, const Value &condValue) {
   Value cond = toCondition(condValue, stmt.cond->loc, "the condition of 'if'");
+  const ast::Stmt *returnStmt = findReturn(stmt.thenBody);
+  if (!returnStmt)
+    returnStmt = findReturn(stmt.elseBody);
+  bool returns = returnStmt != nullptr;
+  if (returns && frame().runtimeDepth > 0)
+    error(returnStmt->loc, "'return' inside a loop is not supported (nor is "
+                           "it in Triton); compute the value and return "
+                           "after the loop");
+  std::vector<const ast::Stmt *> rest;
+  if (returns)
+    rest = frame().pending;
   auto ifOp = mlir::scf::IfOp::create(builder, mlir::TypeRange{},
                                       cond.getIR(), /*addThenBlock=*/true,
                                       /*addElseBlock=*/true);
@@ -230,9 +343,31 @@ void IRGen::emitRuntimeIf(const ast::IfStmt &stmt, const Value &condValue) {
     frame().undefinedReasons = savedReasons;
     mlir::OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToEnd(block);
-    ++frame().runtimeDepth;
-    emitBlock(body);
-    --frame().runtimeDepth;
+    std::vector<const ast::Stmt *> stmts;
+    for (const ast::StmtPtr &s : body)
+      stmts.push_back(s.get());
+    stmts.insert(stmts.end(), rest.begin(), rest.end());
+    std::vector<const ast::Stmt *> outer = std::move(frame().pending);
+    frame().pending.clear();
+    emitSequence(stmts);
+    frame().pending = std::move(outer);
+    if (returns) {
+      // A path that falls off the end of the function returns None.
+      Value result = frame().returned ? frame().returnValue : Value::none();
+      SourceLoc loc = frame().returned ? frame().returnLoc : stmt.loc;
+      if (result.is(Value::Kind::Tuple)) {
+        const std::vector<Value> &elements = result.getElements();
+        frame().env[kReturnArity] = {Value::integer(int64_t(elements.size())),
+                                     loc};
+        for (size_t i = 0; i < elements.size(); ++i)
+          frame().env[returnElement(i)] = {elements[i], loc};
+      } else {
+        frame().env[kReturnArity] = {Value::integer(-1), loc};
+        frame().env[returnElement(0)] = {result, loc};
+      }
+      frame().returned = false;
+      frame().returnValue = Value::none();
+    }
     return frame().env;
   };
   Env thenEnv = emitBranch(stmt.thenBody, &ifOp.getThenRegion().front());
@@ -253,6 +388,12 @@ void IRGen::emitRuntimeIf(const ast::IfStmt &stmt, const Value &condValue) {
         names.push_back(entry.first);
   for (const std::string &name : names) {
     bool inThen = thenEnv.count(name), inElse = elseEnv.count(name);
+    if (isReturnSlot(name) && (!inThen || !inElse)) {
+      const Binding &binding = inThen ? thenEnv[name] : elseEnv[name];
+      throw CompileError(stmt.loc, "the branches of this 'if' return tuples "
+                                   "of different lengths")
+          .addNote(binding.loc, "returned here");
+    }
     if (!inThen || !inElse) {
       const Binding &binding = inThen ? thenEnv[name] : elseEnv[name];
       reasons[name] = "'" + name + "' is assigned " + at(binding.loc) +
@@ -280,21 +421,28 @@ void IRGen::emitRuntimeIf(const ast::IfStmt &stmt, const Value &condValue) {
     if (a.value.isIR() && b.value.isIR()) {
       if (a.value.getType() != b.value.getType())
         throw CompileError(stmt.loc,
-                           "variable '" + name + "' is " +
+                           describeVariable(name) + " is " +
                                a.value.getType().toString() +
                                " after the 'then' branch of this 'if' but " +
                                b.value.getType().toString() +
-                               " after the 'else' branch; a variable must "
-                               "have one type after an 'if'")
-            .addNote(a.loc, "assigned here in the 'then' branch")
-            .addNote(b.loc, "assigned here in the 'else' branch");
+                               " after the 'else' branch; " +
+                               (isReturnSlot(name)
+                                    ? "a function must return one type"
+                                    : "a variable must have one type after "
+                                      "an 'if'"))
+            .addNote(a.loc, std::string(isReturnSlot(name) ? "returned"
+                                                           : "assigned") +
+                                " here in the 'then' branch")
+            .addNote(b.loc, std::string(isReturnSlot(name) ? "returned"
+                                                           : "assigned") +
+                                " here in the 'else' branch");
       type = a.value.getType();
     } else if (a.value.isIR() || b.value.isIR()) {
       type = (a.value.isIR() ? a.value : b.value).getType();
       const Binding &constant = a.value.isIR() ? b : a;
       if (!constant.value.isNumericConstant() || !type.isScalar())
         throw CompileError(stmt.loc,
-                           "variable '" + name + "' is " + type.toString() +
+                           describeVariable(name) + " is " + type.toString() +
                                " in one branch of this 'if' but " +
                                constant.value.describe() +
                                " in the other; a variable must have one "
@@ -303,8 +451,8 @@ void IRGen::emitRuntimeIf(const ast::IfStmt &stmt, const Value &condValue) {
     } else {
       if (!a.value.isNumericConstant() || !b.value.isNumericConstant())
         throw CompileError(stmt.loc,
-                           "variable '" + name +
-                               "' is set to different compile-time values (" +
+                           describeVariable(name) +
+                               " is set to different compile-time values (" +
                                a.value.constantToString() + " and " +
                                b.value.constantToString() +
                                ") in the branches of a run-time 'if'")
@@ -352,6 +500,25 @@ void IRGen::emitRuntimeIf(const ast::IfStmt &stmt, const Value &condValue) {
   }
   frame().env = std::move(merged);
   frame().undefinedReasons = std::move(reasons);
+  if (!returns)
+    return;
+  // The function ends here: collect what it returns.
+  Env &env = frame().env;
+  int64_t arity = env[kReturnArity].value.getInt();
+  Value result;
+  if (arity < 0) {
+    result = env[returnElement(0)].value;
+  } else {
+    std::vector<Value> elements;
+    for (int64_t i = 0; i < arity; ++i)
+      elements.push_back(env[returnElement(size_t(i))].value);
+    result = Value::tuple(std::move(elements));
+  }
+  for (auto it = env.begin(); it != env.end();)
+    it = isReturnSlot(it->first) ? env.erase(it) : std::next(it);
+  frame().returned = true;
+  frame().returnValue = result;
+  frame().returnLoc = stmt.loc;
 }
 
 //===----------------------------------------------------------------------===//
@@ -408,7 +575,9 @@ void IRGen::emitStaticFor(const ast::ForStmt &stmt, const BoundArgs &args) {
                                 std::to_string(kMaxUnroll) +
                                 " iterations; use range()");
     assign(stmt.target.name, stmt.target.loc, Value::integer(i));
+    ++frame().runtimeDepth; // a return would skip the other copies
     emitBlock(stmt.body);
+    --frame().runtimeDepth;
     if (frame().returned)
       error(stmt.loc, "'return' inside a static_range loop is not "
                       "supported");
@@ -424,7 +593,27 @@ struct LoopCarries {
   std::vector<mlir::Value> initValues;
   std::vector<ValueType> types;
   std::vector<mlir::Type> mlirTypes;
+  /// -1, or which carried part of the block pointer `names[i]` this is
+  /// (IRGenBlockPointer.cpp); the pointers themselves, at the loop entry.
+  std::vector<int> parts;
+  std::map<std::string, Value> blockPointers;
 };
+
+/// Binds the carried variables to `values` (region arguments or the loop's
+/// results); a block pointer gets its carried parts replaced.
+void bindCarries(Env &env, const LoopCarries &carries,
+                 mlir::ValueRange values) {
+  std::map<std::string, std::vector<Value>> parts;
+  for (size_t i = 0; i < carries.names.size(); ++i) {
+    Value value = Value::ir(values[i], carries.types[i]);
+    if (carries.parts[i] < 0)
+      env[carries.names[i]].value = value;
+    else
+      parts[carries.names[i]].push_back(value);
+  }
+  for (auto &[name, leaves] : parts)
+    env[name].value = withCarriedParts(carries.blockPointers.at(name), leaves);
+}
 
 } // namespace
 
@@ -438,6 +627,23 @@ static LoopCarries prepareCarries(IRGen &gen,
   LoopCarries carries;
   for (const std::string &name : candidates) {
     const Binding &binding = gen.frame().env.at(name);
+    if (binding.value.is(Value::Kind::BlockPointer)) {
+      carries.blockPointers[name] = binding.value;
+      for (size_t part : getCarriedParts(binding.value)) {
+        Value init = getCarriedPart(binding.value, part);
+        if (!init.isIR()) {
+          IRGen::LocScope scope(gen, binding.loc);
+          init = gen.materialize(init, gen.getLiteralType(init), binding.loc);
+        }
+        carries.names.push_back(name);
+        carries.inits.push_back(init);
+        carries.initValues.push_back(init.getIR());
+        carries.types.push_back(init.getType());
+        carries.mlirTypes.push_back(init.getIR().getType());
+        carries.parts.push_back(int(part));
+      }
+      continue;
+    }
     if (!binding.value.isIR() && !forced.count(name))
       continue;
     Value init = binding.value;
@@ -450,6 +656,7 @@ static LoopCarries prepareCarries(IRGen &gen,
     carries.initValues.push_back(init.getIR());
     carries.types.push_back(init.getType());
     carries.mlirTypes.push_back(init.getIR().getType());
+    carries.parts.push_back(-1);
   }
   return carries;
 }
@@ -493,6 +700,20 @@ static std::vector<mlir::Value> collectYields(IRGen &gen,
     const Binding &binding = it->second;
     const ValueType &type = carries.types[i];
     Value value = binding.value;
+    if (carries.parts[i] >= 0) {
+      const Value &entry = carries.blockPointers.at(name);
+      bool same = value.is(Value::Kind::BlockPointer);
+      for (size_t e = 0; same && e < entry.getElements().size(); ++e)
+        same = e == 3 || value.getElements()[e].isSameConstant(
+                             entry.getElements()[e]);
+      if (!same)
+        throw CompileError(binding.loc,
+                           "the block pointer '" + name +
+                               "' can only change its offsets (advance) "
+                               "inside a loop")
+            .addNote(loopLoc, "in this loop");
+      value = getCarriedPart(value, size_t(carries.parts[i]));
+    }
     if (value.isNumericConstant() && type.isScalar()) {
       IRGen::LocScope scope(gen, binding.loc);
       value = gen.materialize(value, type.dtype, binding.loc);
@@ -522,8 +743,8 @@ static void finishLoop(IRGen &gen, const Env &before,
   Env env = before;
   auto undefined = reasons;
   for (size_t i = 0; i < carries.names.size(); ++i)
-    env[carries.names[i]] = {Value::ir(results[i], carries.types[i]),
-                             bodyEnv.at(carries.names[i]).loc};
+    env[carries.names[i]].loc = bodyEnv.at(carries.names[i]).loc;
+  bindCarries(env, carries, results);
   for (const auto &[name, binding] : bodyEnv) {
     if (before.count(name))
       continue;
@@ -567,13 +788,20 @@ void IRGen::emitRangeFor(const ast::ForStmt &stmt, const BoundArgs &args) {
   }
   bounds.push_back({args.has("step") ? args.get("step") : Value::integer(1),
                     args.has("step") ? args.loc("step") : args.loc("arg1")});
-  for (const char *unsupported : {"disallow_acc_multi_buffer", "flatten",
-                                  "warp_specialize"})
-    if (args.has(unsupported) &&
-        !(args.get(unsupported).is(Value::Kind::Bool) &&
-          !args.get(unsupported).getBool()))
-      error(args.loc(unsupported),
-            std::string("range(") + unsupported + "=...) is not supported");
+  // Scheduling hints tk does not act on (yet): checked, recorded on the
+  // loop below, and otherwise ignored, as Triton does where it cannot
+  // honour them.
+  std::vector<std::pair<std::string, bool>> loopHints;
+  for (const char *hint : {"disallow_acc_multi_buffer", "flatten",
+                           "warp_specialize"})
+    if (args.has(hint)) {
+      const Value &value = args.get(hint);
+      if (!value.is(Value::Kind::Bool) && !value.is(Value::Kind::Int))
+        error(args.loc(hint), std::string("range(") + hint +
+                                  "=...) must be a compile-time bool, got " +
+                                  value.describe());
+      loopHints.push_back({hint, value.getIntLike() != 0});
+    }
 
   DType type = ScalarType::I32;
   for (const Bound &bound : bounds) {
@@ -642,6 +870,9 @@ void IRGen::emitRangeFor(const ast::ForStmt &stmt, const BoundArgs &args) {
         error(args.loc("num_stages"), "num_stages must be at least 1");
       forOp->setAttr("tk.num_stages", builder.getI32IntegerAttr(stages));
     }
+    for (const auto &[hint, on] : loopHints)
+      if (on)
+        forOp->setAttr("tk." + hint, builder.getUnitAttr());
     if (args.has("loop_unroll_factor")) {
       int64_t factor =
           requireInt(args.get("loop_unroll_factor"),
@@ -670,9 +901,7 @@ void IRGen::emitRangeFor(const ast::ForStmt &stmt, const BoundArgs &args) {
       }
       frame().env[stmt.target.name] = {inductionVar, stmt.target.loc};
       frame().undefinedReasons.erase(stmt.target.name);
-      for (size_t i = 0; i < carries.names.size(); ++i)
-        frame().env[carries.names[i]].value =
-            Value::ir(forOp.getRegionIterArg(i), carries.types[i]);
+      bindCarries(frame().env, carries, forOp.getRegionIterArgs());
       ++frame().runtimeDepth;
       emitBlock(stmt.body);
       --frame().runtimeDepth;
@@ -718,9 +947,7 @@ void IRGen::emitWhile(const ast::WhileStmt &stmt) {
       // The condition, in the "before" region.
       mlir::Block *beforeBlock = builder.createBlock(
           &whileOp.getBefore(), {}, carries.mlirTypes, locs);
-      for (size_t i = 0; i < carries.names.size(); ++i)
-        frame().env[carries.names[i]].value =
-            Value::ir(beforeBlock->getArgument(i), carries.types[i]);
+      bindCarries(frame().env, carries, beforeBlock->getArguments());
       Value condValue = emitExpr(*stmt.cond);
       Value cond;
       {
@@ -735,9 +962,7 @@ void IRGen::emitWhile(const ast::WhileStmt &stmt) {
       // The body, in the "after" region.
       mlir::Block *afterBlock = builder.createBlock(
           &whileOp.getAfter(), {}, carries.mlirTypes, locs);
-      for (size_t i = 0; i < carries.names.size(); ++i)
-        frame().env[carries.names[i]].value =
-            Value::ir(afterBlock->getArgument(i), carries.types[i]);
+      bindCarries(frame().env, carries, afterBlock->getArguments());
       emitBlock(stmt.body);
       --frame().runtimeDepth;
       changedConstants =

@@ -44,6 +44,13 @@ Value Value::type(sema::ValueType type) {
   return v;
 }
 
+Value Value::blockPointer(std::vector<Value> parts) {
+  Value v;
+  v.kind = Kind::BlockPointer;
+  v.elements = std::move(parts);
+  return v;
+}
+
 Value Value::tuple(std::vector<Value> elements) {
   Value v;
   v.kind = Kind::Tuple;
@@ -111,6 +118,7 @@ bool Value::isSameConstant(const Value &other) const {
   case Kind::Type:
     return valueType == other.valueType;
   case Kind::Tuple:
+  case Kind::BlockPointer:
     if (elements.size() != other.elements.size())
       return false;
     for (size_t i = 0; i < elements.size(); ++i)
@@ -179,6 +187,8 @@ std::string Value::constantToString() const {
     return "<builtin>";
   case Kind::Namespace:
     return stringValue;
+  case Kind::BlockPointer:
+    return "<block pointer>";
   }
   return "?";
 }
@@ -207,6 +217,15 @@ std::string Value::describe() const {
     return "builtin function";
   case Kind::Namespace:
     return "namespace '" + stringValue + "'";
+  case Kind::BlockPointer: {
+    std::string text = "block pointer to " +
+                       sema::DType(elements[0].getType().dtype.getPointee()).toString() +
+                       "[";
+    const std::vector<Value> &block = elements[4].getElements();
+    for (size_t i = 0; i < block.size(); ++i)
+      text += (i ? ", " : "") + std::to_string(block[i].getInt());
+    return text + "]";
+  }
   }
   return "?";
 }

@@ -37,7 +37,11 @@ public:
     IR,       // a run-time scalar or block
     Function, // a `def` of the module (helper or kernel)
     Builtin,  // a builtin function
-    Namespace // `tl`, `tk`, `triton.language`, `math`
+    Namespace, // `tl`, `tk`, `triton.language`, `math`
+    /// make_block_ptr's result: elements are the base pointer, then tuples
+    /// of the shape, strides, offsets, block shape and order
+    /// (IRGenBlockPointer.cpp).
+    BlockPointer
   };
 
   Value() = default;
@@ -53,6 +57,7 @@ public:
   static Value function(const ast::FunctionDef *function);
   static Value builtin(BuiltinId id);
   static Value nameSpace(std::string name);
+  static Value blockPointer(std::vector<Value> parts);
 
   Kind getKind() const { return kind; }
   bool is(Kind k) const { return kind == k; }

@@ -129,6 +129,8 @@ private:
   //===--------------------------------------------------------------------===//
 
   std::unique_ptr<FunctionDef> parseFunctionDef();
+  std::unique_ptr<FunctionDef> parseFunctionDefOrRecover();
+  void skipImport();
   Decorator parseDecorator();
   Param parseParam();
   std::unique_ptr<TypeExpr> parseType();
@@ -165,6 +167,7 @@ private:
   ExprPtr parseAtom();
   ExprPtr parseParenthesized();
   ExprPtr parseList();
+  ExprPtr parseDict();
   ExprPtr parseSubscriptIndex();
   void parseArguments(std::vector<ExprPtr> &args,
                       std::vector<KeywordArg> &keywords);
@@ -270,7 +273,7 @@ std::unique_ptr<Module> Parser::parseModule() {
       break;
     case TokenKind::At:
     case TokenKind::KwDef:
-      module->functions.push_back(parseFunctionDef());
+      module->functions.push_back(parseFunctionDefOrRecover());
       break;
     case TokenKind::Indent:
       errorAtToken("unexpected indent");
@@ -281,13 +284,81 @@ std::unique_ptr<Module> Parser::parseModule() {
       errorAtToken("'" + std::string(tok().spelling) + "' outside loop");
     default:
       if (at(TokenKind::Identifier) &&
-          (tok().spelling == "import" || tok().spelling == "from"))
-        errorAtToken("only 'def' is allowed at top level (tk programs "
-                     "need no imports)");
+          (tok().spelling == "import" || tok().spelling == "from")) {
+        skipImport();
+        break;
+      }
       errorAtToken("only 'def' is allowed at top level");
     }
   }
   return module;
+}
+
+void Parser::skipImport() {
+  // `import triton`, `import triton.language as tl`, `from triton import
+  // language as tl`, `from triton.language.extra import libdevice`, ...:
+  // Triton files start with these; the names they bind (tl, triton,
+  // libdevice) are tk's builtin namespaces, so the line is accepted and
+  // ignored. Any other module is an error.
+  consume();
+  SourceLoc loc = tok().loc;
+  std::string module(
+      expect(TokenKind::Identifier, "expected a module name").spelling);
+  while (consumeIf(TokenKind::Dot))
+    module += "." + std::string(expect(TokenKind::Identifier,
+                                       "expected a name after '.'")
+                                    .spelling);
+  if (module != "triton" && module.rfind("triton.", 0) != 0)
+    error(loc, "cannot import '" + module + "': only triton modules may be "
+               "imported (the import is ignored; tk needs none)");
+  // The rest of the line names what is imported and aliases: any names,
+  // dots, commas, `as`, `*` and parentheses.
+  while (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile)) {
+    if (!at(TokenKind::Identifier) && !at(TokenKind::Dot) &&
+        !at(TokenKind::Comma) && !at(TokenKind::Star) &&
+        !at(TokenKind::LParen) && !at(TokenKind::RParen))
+      errorExpected("a name in the import");
+    consume();
+  }
+  consumeIf(TokenKind::Newline);
+}
+
+std::unique_ptr<FunctionDef> Parser::parseFunctionDefOrRecover() {
+  size_t start = index;
+  try {
+    return parseFunctionDef();
+  } catch (CompileError &error) {
+    // Keep what identifies the function (decorators, name), then skip to
+    // the next `@` or `def` at the start of a line: the other functions of
+    // the file are still usable.
+    size_t errorIndex = index;
+    auto broken = std::make_unique<FunctionDef>();
+    broken->parseError = std::make_shared<CompileError>(std::move(error));
+    index = start;
+    try {
+      while (at(TokenKind::At))
+        broken->decorators.push_back(parseDecorator());
+    } catch (CompileError &) {
+      broken->decorators.clear();
+    }
+    for (size_t i = start; i < tokens.size(); ++i) {
+      if (tokens[i].kind == TokenKind::KwDef) {
+        if (i + 1 < tokens.size() &&
+            tokens[i + 1].kind == TokenKind::Identifier) {
+          broken->name = std::string(tokens[i + 1].spelling);
+          broken->loc = tokens[i + 1].loc;
+          broken->defLoc = tokens[i].loc;
+        }
+        break;
+      }
+    }
+    index = std::max(errorIndex, start + 1);
+    while (!at(TokenKind::EndOfFile) &&
+           !((at(TokenKind::At) || at(TokenKind::KwDef)) &&
+             tok().loc.col == 1))
+      consume();
+    return broken;
+  }
 }
 
 std::string Parser::parseDottedName(SourceLoc &loc) {
@@ -732,10 +803,31 @@ StmtPtr Parser::parseAssignmentOrExpr() {
   }
 
   if (at(TokenKind::Colon)) {
-    if (auto *name = lhs->getAs<NameExpr>())
-      errorAtToken("variable annotations are not supported; the type of '" +
-                   name->name + "' is inferred from its value");
-    errorAtToken("unexpected ':'");
+    // `x: tl.constexpr = 2`, `y: tl.int32 = ...` (IRGenStmt.cpp).
+    auto *name = lhs->getAs<NameExpr>();
+    if (!name)
+      errorAtToken(lhs->is<TupleExpr>()
+                       ? "only a single name can be annotated"
+                       : "unexpected ':'");
+    consume();
+    if (!startsExpression(tok()))
+      errorExpected("a type after ':'");
+    ExprPtr annotation = parseExpr();
+    if (!at(TokenKind::Equal))
+      errorExpected("'=' and a value after the annotation of '" +
+                    name->name + "' (a declaration without a value is not "
+                    "supported)");
+    SourceLoc eqLoc = consume().loc;
+    auto assign = std::make_unique<AssignStmt>(loc, eqLoc);
+    bool isTuple = false;
+    assign->targets = checkAssignTarget(*lhs, isTuple);
+    assign->annotation = std::move(annotation);
+    if (!startsExpression(tok()))
+      errorExpected("expression after '='");
+    assign->value = parseExprList();
+    if (at(TokenKind::Equal))
+      errorAtToken("chained assignment ('a = b = value') is not supported");
+    return assign;
   }
   return std::make_unique<ExprStmt>(loc, std::move(lhs));
 }
@@ -927,16 +1019,23 @@ ExprPtr Parser::parseComparison() {
     if (at(TokenKind::KwIn) ||
         (at(TokenKind::KwNot) && peekToken().is(TokenKind::KwIn)))
       errorAtToken("the 'in' operator is not supported");
+  };
+  // `is` and `is not` (an identifier to the lexer).
+  auto comparisonOp = [&]() -> std::optional<BinaryOpKind> {
     if (at(TokenKind::Identifier) && tok().spelling == "is")
-      errorAtToken("the 'is' operator is not supported; use '==' or '!='");
+      return peekToken().is(TokenKind::KwNot) ? BinaryOpKind::IsNot
+                                              : BinaryOpKind::Is;
+    return getComparisonOp(tok().kind);
   };
   rejectUnsupported();
-  std::optional<BinaryOpKind> op = getComparisonOp(tok().kind);
+  std::optional<BinaryOpKind> op = comparisonOp();
   if (!op)
     return lhs;
   SourceLoc opLoc = consume().loc;
+  if (*op == BinaryOpKind::IsNot)
+    consume(); // `not`
   ExprPtr rhs = parseBitOr();
-  if (getComparisonOp(tok().kind))
+  if (comparisonOp())
     errorAtToken("chained comparisons are not supported; write "
                  "'(a < b) and (b < c)' instead of 'a < b < c'");
   rejectUnsupported();
@@ -1184,10 +1283,38 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::LBracket:
     return parseList();
   case TokenKind::LBrace:
-    errorAtToken("dict and set displays ('{...}') are not supported");
+    return parseDict();
   default:
     errorExpected("expression");
   }
+}
+
+ExprPtr Parser::parseDict() {
+  // Only what triton.Config({"BLOCK": 128, ...}) needs: string keys. The
+  // dict is represented as the call dict(BLOCK=128, ...), which @autotune's
+  // Config reads (IRGen.cpp); anywhere else it is an unknown function.
+  SourceLoc loc = consume().loc; // '{'
+  auto call = std::make_unique<CallExpr>(
+      loc, std::make_unique<NameExpr>(loc, "dict"), loc);
+  while (!at(TokenKind::RBrace)) {
+    if (!at(TokenKind::StringLiteral))
+      errorAtToken("only dicts with string keys are supported "
+                   "({\"BLOCK\": 128, ...}, as in triton.Config)");
+    const Token &key = consume();
+    std::string name = key.stringValue;
+    for (const KeywordArg &other : call->keywords)
+      if (other.name == name)
+        error(key.loc, "duplicate key '" + name + "'");
+    if (!consumeIf(TokenKind::Colon))
+      errorExpected("':' after the dict key");
+    if (!startsExpression(tok()))
+      errorExpected("a value after ':'");
+    call->keywords.push_back({name, key.loc, parseExpr()});
+    if (!consumeIf(TokenKind::Comma) && !at(TokenKind::RBrace))
+      errorExpected("',' or '}' in the dict");
+  }
+  consume(); // '}'
+  return finish(std::move(call));
 }
 
 ExprPtr Parser::parseParenthesized() {
@@ -1246,9 +1373,16 @@ ExprPtr Parser::parseStandaloneExpression() {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-std::unique_ptr<Module> parseModule(const SourceFile &file) {
+std::unique_ptr<Module> parseModuleKeepingErrors(const SourceFile &file) {
   Parser parser(file);
   return parser.parseModule();
+}
+
+std::unique_ptr<Module> parseModule(const SourceFile &file) {
+  std::unique_ptr<Module> module = parseModuleKeepingErrors(file);
+  if (const CompileError *error = module->findParseError())
+    throw *error;
+  return module;
 }
 
 ExprPtr parseExpression(const SourceFile &file) {

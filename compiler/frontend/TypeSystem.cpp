@@ -68,6 +68,21 @@ bool DType::isFloat() const {
   case ScalarType::F64:
     return true;
   default:
+    return isFp8();
+  }
+}
+
+bool DType::isFp8() const {
+  if (pointer)
+    return false;
+  switch (scalar) {
+  case ScalarType::F8E4M3:
+  case ScalarType::F8E5M2:
+  case ScalarType::F8E4M3B15:
+  case ScalarType::F8E4M3FNUZ:
+  case ScalarType::F8E5M2FNUZ:
+    return true;
+  default:
     return false;
   }
 }
@@ -94,6 +109,12 @@ unsigned DType::getBitWidth() const {
   case ScalarType::U64:
   case ScalarType::F64:
     return 64;
+  case ScalarType::F8E4M3:
+  case ScalarType::F8E5M2:
+  case ScalarType::F8E4M3B15:
+  case ScalarType::F8E4M3FNUZ:
+  case ScalarType::F8E5M2FNUZ:
+    return 8;
   }
   return 32;
 }
@@ -108,6 +129,13 @@ unsigned DType::getMantissaWidth() const {
     return 23;
   case ScalarType::F64:
     return 52;
+  case ScalarType::F8E4M3:
+  case ScalarType::F8E4M3B15:
+  case ScalarType::F8E4M3FNUZ:
+    return 3;
+  case ScalarType::F8E5M2:
+  case ScalarType::F8E5M2FNUZ:
+    return 2;
   default:
     return 0;
   }
@@ -248,13 +276,23 @@ std::optional<DType> computeCommonType(PromotionOperand a, PromotionOperand b,
     return DType(ScalarType::F64);
   if (is(at, ScalarType::F32) || is(bt, ScalarType::F32))
     return DType(ScalarType::F32);
+  // f16 wins over everything narrower (bf16 included), as in Triton 3.6.
+  if (is(at, ScalarType::F16) || is(bt, ScalarType::F16))
+    return DType(divOrMod ? ScalarType::F32 : ScalarType::F16);
+  // bf16 survives only with bf16; with anything else it computes in f32.
+  if (is(at, ScalarType::BF16) || is(bt, ScalarType::BF16)) {
+    if (!divOrMod && at == bt)
+      return at;
+    return DType(ScalarType::F32);
+  }
   if (at.isFloat() || bt.isFloat()) {
-    // Only f16/bf16 are left among the floats.
-    if (divOrMod)
-      return DType(ScalarType::F32);
+    // Only fp8 types are left among the floats: the same one stays, two
+    // different ones meet in f16. An fp8 with an integer is an error.
     if (at.isFloat() && bt.isFloat())
-      return at == bt ? at : DType(ScalarType::F32);
-    return at.isFloat() ? at : bt;
+      return at == bt ? at : DType(ScalarType::F16);
+    error = "cannot use '" + opSpelling + "' with " + at.toString() +
+            " and " + bt.toString() + "; convert the integer with .to(...)";
+    return std::nullopt;
   }
   // Two integers.
   if (divOrMod && !at.isBool() && !bt.isBool() &&

@@ -17,10 +17,11 @@
 //     part in promotion with its literal type (i32/u32/i64/u64, f32/f64, i1).
 //     (IR emission also lets a non-negative int literal adapt to an unsigned
 //     operand, so that `u // 3` is u32 where Triton would refuse the mix.)
-//   * f64 wins, then f32; f16 with f16 stays f16; bf16 with bf16 stays bf16;
-//     f16 with bf16 gives f32 (Triton gives f16 here; f32 loses nothing).
-//     `/` and `%` on f16/bf16 compute in f32.
-//   * int with float gives the float type.
+//   * f64 wins, then f32, then f16 (f16 with bf16 or an int is f16); bf16
+//     stays bf16 only with bf16 (bf16 with an int is f32); two fp8 values
+//     of one type keep it, of two types meet in f16. `/` and `%` on
+//     f16/bf16 compute in f32.
+//   * int with f64/f32/f16 gives the float type.
 //   * Two integers follow C's usual arithmetic conversions: same signedness
 //     -> the wider; mixed -> the unsigned type if it is at least as wide as
 //     the signed one, else the signed type (u8 + i32 -> i32, u32 + i32 ->
@@ -66,7 +67,8 @@ public:
   bool isBool() const { return !pointer && scalar == ScalarType::I1; }
   bool isSigned() const;   // i8 .. i64 (i1 counts as neither)
   bool isUnsigned() const; // u8 .. u64
-  bool isFloat() const;
+  bool isFloat() const; // fp8 types included
+  bool isFp8() const;
   bool isNumber() const { return !pointer; }
   /// Bits of the number (1 for i1, 64 for pointers).
   unsigned getBitWidth() const;

@@ -4,7 +4,8 @@
 // integers to f16/bf16 are rounded in integer arithmetic (no detour through
 // float), f64 to f16/bf16 through round-to-odd. Float to integer truncates
 // toward zero and saturates, NaN giving 0 (PTX cvt.rzi semantics; LLVM
-// leaves these cases undefined).
+// leaves these cases undefined). f32 to fp8 rounds and saturates as
+// cvt.rn.satfinite (Float8.h).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/interpreter/ElementTraits.h"
@@ -115,11 +116,15 @@ template <CastOp Op> Handler castFor(ElementKind from, ElementKind to) {
     };
     if constexpr (toInt)
       return dispatchInt(to, make);
+    else if constexpr (Op == CastOp::TruncF)
+      return dispatchFloatOrFp8(to, make);
     else
       return dispatchFloat(to, make);
   };
   if constexpr (fromInt)
     return dispatchInt(from, withTarget);
+  else if constexpr (Op == CastOp::ExtF)
+    return dispatchFloatOrFp8(from, withTarget);
   else
     return dispatchFloat(from, withTarget);
 }

@@ -143,6 +143,14 @@ void printElement(llvm::raw_ostream &os, ElementKind kind, const char *p,
     printFloat(v, bitCast<uint32_t>(v), 32);
     return;
   }
+  case ElementKind::F8E4M3:
+  case ElementKind::F8E5M2: {
+    uint8_t bits = *reinterpret_cast<const uint8_t *>(p);
+    printFloat(fp8BitsToFloat(bits, kind == ElementKind::F8E4M3 ? kFp8E4M3
+                                                                : kFp8E5M2),
+               bits, 8);
+    return;
+  }
   case ElementKind::F64: {
     double v = *reinterpret_cast<const double *>(p);
     printFloat(v, bitCast<uint64_t>(v), 64);

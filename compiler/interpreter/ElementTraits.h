@@ -16,6 +16,7 @@
 
 #include "compiler/interpreter/ElementKind.h"
 #include "compiler/interpreter/Float16.h"
+#include "compiler/interpreter/Float8.h"
 #include "compiler/interpreter/Program.h"
 
 #include <cstdint>
@@ -77,6 +78,22 @@ template <> struct Element<ElementKind::BF16> {
   static uint16_t store(float v) { return floatToBf16Bits(v); }
   static uint16_t storeDouble(double v) { return doubleToBf16Bits(v); }
 };
+template <> struct Element<ElementKind::F8E4M3> {
+  static constexpr bool isFloat = true;
+  using Stored = uint8_t;
+  using Compute = float;
+  static float load(uint8_t v) { return fp8BitsToFloat(v, kFp8E4M3); }
+  static uint8_t store(float v) { return doubleToFp8Bits(v, kFp8E4M3); }
+  static uint8_t storeDouble(double v) { return doubleToFp8Bits(v, kFp8E4M3); }
+};
+template <> struct Element<ElementKind::F8E5M2> {
+  static constexpr bool isFloat = true;
+  using Stored = uint8_t;
+  using Compute = float;
+  static float load(uint8_t v) { return fp8BitsToFloat(v, kFp8E5M2); }
+  static uint8_t store(float v) { return doubleToFp8Bits(v, kFp8E5M2); }
+  static uint8_t storeDouble(double v) { return doubleToFp8Bits(v, kFp8E5M2); }
+};
 template <> struct Element<ElementKind::F32> {
   static constexpr bool isFloat = true;
   using Stored = float;
@@ -134,6 +151,19 @@ template <typename F> Handler dispatchFloat(ElementKind kind, F &&f) {
     return f(KindTag<ElementKind::F64>{});
   default:
     return nullptr;
+  }
+}
+
+/// dispatchFloat, and the fp8 kinds too (for the casts, the only handlers
+/// that take fp8).
+template <typename F> Handler dispatchFloatOrFp8(ElementKind kind, F &&f) {
+  switch (kind) {
+  case ElementKind::F8E4M3:
+    return f(KindTag<ElementKind::F8E4M3>{});
+  case ElementKind::F8E5M2:
+    return f(KindTag<ElementKind::F8E5M2>{});
+  default:
+    return dispatchFloat(kind, std::forward<F>(f));
   }
 }
 

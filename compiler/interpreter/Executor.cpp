@@ -27,6 +27,8 @@ const char *tk::interp::elementKindName(ElementKind kind) {
   case ElementKind::BF16: return "bf16";
   case ElementKind::F32: return "f32";
   case ElementKind::F64: return "f64";
+  case ElementKind::F8E4M3: return "f8e4m3";
+  case ElementKind::F8E5M2: return "f8e5m2";
   case ElementKind::Ptr: return "ptr";
   }
   return "?";

@@ -75,6 +75,10 @@ std::optional<ElementKind> kindOf(Type type) {
     return ElementKind::F16;
   if (type.isBF16())
     return ElementKind::BF16;
+  if (isa<Float8E4M3FNType>(type))
+    return ElementKind::F8E4M3;
+  if (isa<Float8E5M2Type>(type))
+    return ElementKind::F8E5M2;
   if (type.isF32())
     return ElementKind::F32;
   if (type.isF64())
@@ -1057,6 +1061,8 @@ Error ProgramBuilder::emitOp(Operation *op) {
       .Case([&](mlir::tk::ScanOp o) { return emitScan(o); })
       .Case([&](mlir::tk::PrintOp o) { return emitPrint(o); })
       .Case([&](mlir::tk::AssertOp o) { return emitAssert(o); })
+      // Block operations run in order: there is nothing to wait for.
+      .Case([&](mlir::tk::DebugBarrierOp) { return Error::success(); })
       .Default([&](Operation *o) { return unsupported(o); });
 }
 

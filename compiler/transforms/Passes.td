@@ -16,4 +16,17 @@ def TkCombine : Pass<"tk-combine", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TkUnrollLoops : Pass<"tk-unroll-loops", "::mlir::ModuleOp"> {
+  let summary = "Unroll the loops that ask for it (range(loop_unroll_factor=))";
+  let description = [{
+    Every `scf.for` with a `tk.loop_unroll_factor` above 1 is unrolled by
+    that factor: the body repeated, the step multiplied, and a remainder
+    loop for the iterations left over when the trip count is not a known
+    multiple of the factor. The attribute is removed; `tk.num_stages` stays
+    on the main loop for the pipeliner.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 #endif // TK_TRANSFORMS_PASSES_TD

@@ -282,4 +282,16 @@ def Tk_AssertOp : Tk_Op<"assert", [MemoryEffects<[MemWrite]>]> {
   let assemblyFormat = "$condition `,` $message attr-dict `:` type($condition)";
 }
 
+def Tk_DebugBarrierOp : Tk_Op<"debug_barrier",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "debug_barrier: synchronize the threads of the program";
+  let description = [{
+    Every thread of the program waits until all have arrived (bar.sync 0
+    on the GPU); memory operations are not moved across it. The
+    interpreter runs a program's block operations in order, so there it
+    has nothing to wait for.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TK_OPS_TD

@@ -21,7 +21,9 @@ def Tk_PtrType : TypeDef<Tk_Dialect, "Ptr"> {
 }
 
 // Element types a tk tensor may hold.
-def Tk_Float : AnyTypeOf<[F16, BF16, F32, F64]>;
+// The fp8 types (f8E4M3FN, f8E5M2) are only loaded, stored, selected and
+// converted to and from f32 (docs/language.md §4.1).
+def Tk_Float : AnyTypeOf<[F16, BF16, F32, F64, F8E4M3FN, F8E5M2]>;
 def Tk_Int : AnyTypeOf<[I1, I8, I16, I32, I64]>;
 def Tk_Scalar : AnyTypeOf<[Tk_Float, Tk_Int, Tk_PtrType]>;
 

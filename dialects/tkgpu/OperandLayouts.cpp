@@ -67,3 +67,90 @@ SharedEncodingAttr mlir::tkgpu::getDotOperandSharedEncoding(
                                  unsigned(perPhase), unsigned(maxPhase),
                                  order);
 }
+
+//===----------------------------------------------------------------------===//
+// wgmma operands
+//===----------------------------------------------------------------------===//
+//
+// wgmma reads A and B through 64-bit matrix descriptors. A descriptor
+// names the start of an 8 x 16-byte "core matrix" pattern; the hardware
+// finds the other core matrices of the instruction's operand by two
+// strides (LBO, SBO) and applies the swizzle to the address bits: with a
+// swizzle of S bytes, bits [4, 4 + log2(S/16)) are XORed with bits
+// [7, 7 + log2(S/16)) (so the pattern repeats every 8 rows of S bytes, and
+// tiles must be aligned to 8 * S bytes). The nvmma_shared layout is the
+// layout this addressing defines (rows of S bytes, 8-row groups, chunks
+// of S bytes along the contiguous dimension one after the other), so one
+// descriptor per instruction describes a tile:
+//   K-major  (A row-major, B column-major): rows are M (N) rows of S bytes
+//            of K; one instruction's K (32 bytes) stays inside a row;
+//            SBO = 8 * S (the next 8 rows), LBO unused;
+//   MN-major (A column-major, B row-major, 16-bit only): rows are K rows
+//            of S bytes of M (N); SBO = 8 * S (the next 8 K rows), LBO =
+//            rows * S (the next chunk of S bytes along M/N).
+// The start address of the instruction at (row, col) is the tile base plus
+// the unswizzled offset of that element: instructions start at whole
+// 8-row groups and 16-byte pieces, where the swizzle XOR is zero, so it is
+// also the layout's offset. Stepping K inside a swizzled row (K-major,
+// +32 bytes per k16) is correct because the hardware swizzles the final
+// address, exactly as the layout does.
+//
+
+NvmmaSharedEncodingAttr mlir::tkgpu::getWgmmaOperandSharedEncoding(
+    ArrayRef<int64_t> shape, Type elementType, ArrayRef<unsigned> order,
+    int64_t instrContiguousBytes) {
+  unsigned bits = elementType.getIntOrFloatBitWidth();
+  if (shape.size() != 2 || (bits != 8 && bits != 16 && bits != 32) ||
+      shape[order[1]] % 8 != 0)
+    return {};
+  int64_t contiguousBytes = shape[order[0]] * bits / 8;
+  for (unsigned swizzle : {128u, 64u, 32u}) {
+    if (contiguousBytes % swizzle != 0 ||
+        (instrContiguousBytes && instrContiguousBytes % swizzle != 0))
+      continue;
+    return NvmmaSharedEncodingAttr::get(elementType.getContext(), swizzle,
+                                        bits, order);
+  }
+  return {};
+}
+
+uint64_t mlir::tkgpu::encodeWgmmaDescriptor(uint64_t startAddress,
+                                            uint64_t leadingBytes,
+                                            uint64_t strideBytes,
+                                            unsigned swizzle) {
+  uint64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : swizzle == 32 ? 3
+                                                                         : 0;
+  constexpr uint64_t kField = (1u << 14) - 1;
+  return ((startAddress >> 4) & kField) | (((leadingBytes >> 4) & kField) << 16) |
+         (((strideBytes >> 4) & kField) << 32) | (mode << 62);
+}
+
+std::optional<WgmmaOperandAccess>
+mlir::tkgpu::getWgmmaOperandAccess(NvmmaSharedEncodingAttr layout,
+                                   ArrayRef<int64_t> shape, unsigned opIdx) {
+  ArrayRef<unsigned> order = layout.getOrder();
+  if (order.size() != 2 || shape.size() != 2)
+    return std::nullopt;
+  unsigned kDim = opIdx == 0 ? 1 : 0;
+  WgmmaOperandAccess access;
+  access.swizzle = layout.getSwizzle();
+  access.transposed = order[0] != kDim;
+  access.strideBytes = 8 * int64_t(layout.getSwizzle());
+  if (!access.transposed) {
+    access.leadingBytes = 16; // "not used, assumed to be 1"
+    return access;
+  }
+  if (layout.getElementBitWidth() != 16)
+    return std::nullopt;
+  access.leadingBytes = shape[order[1]] * int64_t(layout.getSwizzle());
+  return access;
+}
+
+int64_t mlir::tkgpu::getWgmmaTileByteOffset(NvmmaSharedEncodingAttr layout,
+                                            ArrayRef<int64_t> shape,
+                                            int64_t row, int64_t col) {
+  LinearLayout offsets = layout.toLinearLayout(shape).invert();
+  int32_t element = offsets.apply({{outDimName(0), int32_t(row)},
+                                   {outDimName(1), int32_t(col)}})[0];
+  return int64_t(element) * layout.getElementBitWidth() / 8;
+}

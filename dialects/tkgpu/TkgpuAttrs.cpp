@@ -8,6 +8,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::tkgpu;
 
@@ -414,6 +416,148 @@ SharedEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t>) const {
 }
 
 //===----------------------------------------------------------------------===//
+// NvmmaSharedEncodingAttr
+//===----------------------------------------------------------------------===//
+
+Attribute NvmmaSharedEncodingAttr::parse(AsmParser &parser, Type) {
+  DictionaryAttr dict = parseDictBody(parser);
+  if (!dict)
+    return {};
+  unsigned swizzle, elementBitWidth;
+  SmallVector<unsigned> order;
+  if (failed(checkKeys(parser, dict, {"swizzle", "elementBitWidth", "order"})) ||
+      failed(readUnsigned(parser, dict, "swizzle", swizzle)) ||
+      failed(readUnsigned(parser, dict, "elementBitWidth", elementBitWidth)) ||
+      failed(readUnsignedArray(parser, dict, "order", order)))
+    return {};
+  return parser.getChecked<NvmmaSharedEncodingAttr>(
+      parser.getContext(), swizzle, elementBitWidth, order);
+}
+
+void NvmmaSharedEncodingAttr::print(AsmPrinter &printer) const {
+  printer << "<{swizzle = " << getSwizzle()
+          << ", elementBitWidth = " << getElementBitWidth() << ", order = ";
+  printArray(printer, getOrder());
+  printer << "}>";
+}
+
+LogicalResult NvmmaSharedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned swizzle,
+    unsigned elementBitWidth, ArrayRef<unsigned> order) {
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "nvmma_shared layout: swizzle must be 32, 64 or 128 "
+                          "bytes";
+  if (elementBitWidth != 8 && elementBitWidth != 16 && elementBitWidth != 32)
+    return emitError() << "nvmma_shared layout: elementBitWidth must be 8, 16 "
+                          "or 32";
+  if (order.size() < 2 || !isPermutation(order))
+    return emitError() << "nvmma_shared layout: order must be a permutation "
+                          "of at least two dimensions";
+  return success();
+}
+
+LogicalResult NvmmaSharedEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyTensorShape(shape, getRank(), *this, emitError);
+}
+
+unsigned NvmmaSharedEncodingAttr::getRank() const { return getOrder().size(); }
+
+bool NvmmaSharedEncodingAttr::isDistributed() const { return false; }
+
+SmallVector<unsigned> NvmmaSharedEncodingAttr::getLayoutOrder() const {
+  return SmallVector<unsigned>(getOrder());
+}
+
+LinearLayout
+NvmmaSharedEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  // Offsets: the elements of one swizzle-byte row (order[0]), then the rows
+  // (order[1]), whose low bits XOR the 16-byte piece index, then the
+  // chunks of order[0], then the slower dimensions.
+  ArrayRef<unsigned> order = getOrder();
+  unsigned rank = order.size();
+  std::vector<LinearLayout::OutDim> outs;
+  for (unsigned d = 0; d < rank; ++d)
+    outs.push_back({outDimName(d), int32_t(shape[d])});
+  unsigned col = order[0], row = order[1];
+  int64_t chunk = std::min<int64_t>(getChunkElements(), shape[col]);
+  int64_t vec = 128 / getElementBitWidth();
+  int64_t perPhase = 128 / getSwizzle(), maxPhase = getSwizzle() / 16;
+  LinearLayout::InDim offset{kOffset, {}};
+  auto push = [&](unsigned d, int32_t value, int32_t colXor) {
+    LinearLayout::Basis basis(rank, 0);
+    basis[d] = value;
+    if (colXor)
+      basis[col] = colXor;
+    offset.bases.push_back(basis);
+  };
+  for (int64_t v = 1; v < chunk; v *= 2)
+    push(col, int32_t(v), 0);
+  for (int64_t v = 1; v < shape[row]; v *= 2) {
+    int64_t phase = (v / perPhase) % maxPhase;
+    push(row, int32_t(v), int32_t((phase * vec) & (chunk - 1)));
+  }
+  for (int64_t v = chunk; v < shape[col]; v *= 2)
+    push(col, int32_t(v), 0);
+  for (unsigned k = 2; k < rank; ++k)
+    for (int64_t v = 1; v < shape[order[k]]; v *= 2)
+      push(order[k], int32_t(v), 0);
+  return LinearLayout({offset}, outs);
+}
+
+int64_t
+NvmmaSharedEncodingAttr::getTotalElemsPerThread(ArrayRef<int64_t>) const {
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Multi-buffers
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// `order` with every dimension shifted by `shift` (+1 or -1), and the new
+/// leading dimension appended (when adding) or dropped (when removing).
+SmallVector<unsigned> shiftOrder(ArrayRef<unsigned> order, bool add) {
+  SmallVector<unsigned> result;
+  for (unsigned d : order) {
+    if (!add && d == 0)
+      continue;
+    result.push_back(add ? d + 1 : d - 1);
+  }
+  if (add)
+    result.push_back(0);
+  return result;
+}
+
+} // namespace
+
+Attribute mlir::tkgpu::addLeadingBufferDim(Attribute tile) {
+  if (auto shared = dyn_cast<SharedEncodingAttr>(tile))
+    return SharedEncodingAttr::get(tile.getContext(), shared.getVec(),
+                                   shared.getPerPhase(), shared.getMaxPhase(),
+                                   shiftOrder(shared.getOrder(), true));
+  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(tile))
+    return NvmmaSharedEncodingAttr::get(tile.getContext(), nvmma.getSwizzle(),
+                                        nvmma.getElementBitWidth(),
+                                        shiftOrder(nvmma.getOrder(), true));
+  return {};
+}
+
+Attribute mlir::tkgpu::dropLeadingBufferDim(Attribute multiBuffer) {
+  if (auto shared = dyn_cast<SharedEncodingAttr>(multiBuffer))
+    return SharedEncodingAttr::get(multiBuffer.getContext(), shared.getVec(),
+                                   shared.getPerPhase(), shared.getMaxPhase(),
+                                   shiftOrder(shared.getOrder(), false));
+  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(multiBuffer))
+    return NvmmaSharedEncodingAttr::get(
+        multiBuffer.getContext(), nvmma.getSwizzle(),
+        nvmma.getElementBitWidth(), shiftOrder(nvmma.getOrder(), false));
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
 // MemDescType
 //===----------------------------------------------------------------------===//
 
@@ -446,6 +590,20 @@ LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
                        << encoding;
   if (!elementType.isIntOrFloat())
     return emitError() << "memdesc elements must be integers or floats";
+  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(encoding)) {
+    // The hardware swizzle needs whole chunks and 8-row groups.
+    ArrayRef<unsigned> order = nvmma.getOrder();
+    if (nvmma.getElementBitWidth() != elementType.getIntOrFloatBitWidth())
+      return emitError() << "nvmma_shared layout of " << nvmma.getElementBitWidth()
+                         << "-bit elements on " << elementType;
+    if (shape.size() == order.size() &&
+        (shape[order[0]] % nvmma.getChunkElements() != 0 ||
+         shape[order[1]] % 8 != 0))
+      return emitError() << "nvmma_shared layout needs the contiguous "
+                            "dimension to be a multiple of "
+                         << nvmma.getChunkElements()
+                         << " elements and the rows a multiple of 8";
+  }
   // The leading dimension of a multi-buffer (num_stages copies of a tile,
   // one more dimension than a tile has) counts buffers: any number of them,
   // each a tile of power-of-two dimensions.
@@ -497,14 +655,26 @@ LogicalResult
 MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         unsigned versionMajor, ArrayRef<unsigned> warpsPerCTA,
                         ArrayRef<unsigned> instrShape) {
-  if (versionMajor != 2)
-    return emitError() << "mma layout: only versionMajor = 2 (mma.sync) is "
-                          "implemented, got "
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << "mma layout: versionMajor must be 2 (mma.sync) or "
+                          "3 (wgmma), got "
                        << versionMajor;
   if (warpsPerCTA.size() != 2 || !allPowersOf2(warpsPerCTA))
     return emitError() << "mma layout: warpsPerCTA must be two powers of two";
-  if (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8)
-    return emitError() << "mma layout: version 2 has instrShape = [16, 8]";
+  if (versionMajor == 2) {
+    if (instrShape.size() != 2 || instrShape[0] != 16 || instrShape[1] != 8)
+      return emitError() << "mma layout: version 2 has instrShape = [16, 8]";
+    return success();
+  }
+  if (warpsPerCTA[0] % 4 != 0)
+    return emitError() << "mma layout: version 3 needs warpsPerCTA[0] to be "
+                          "a multiple of 4 (warp groups along M)";
+  if (instrShape.size() != 3 || instrShape[0] != 16 || instrShape[1] < 8 ||
+      instrShape[1] > 256 || !llvm::isPowerOf2_32(instrShape[1]) ||
+      !llvm::is_contained({8u, 16u, 32u}, instrShape[2]))
+    return emitError() << "mma layout: version 3 has instrShape = [16, N, K] "
+                          "with N a power of two from 8 to 256 and K 8, 16 "
+                          "or 32";
   return success();
 }
 
@@ -559,10 +729,30 @@ LinearLayout makeTile(std::vector<LinearLayout::Basis> reg,
 } // namespace
 
 LinearLayout MmaEncodingAttr::toLinearLayout(ArrayRef<int64_t> shape) const {
+  ArrayRef<unsigned> warps = getWarpsPerCTA();
+  if (isHopper()) {
+    // PTX ISA, wgmma.mma_async.m64nNk*: fragment layout of D. Warp w of a
+    // warp group holds rows 16w .. 16w + 15; within them, d[4i..4i+3] are
+    // the mma.sync m16n8 pattern at columns 8i .. 8i + 7. Warp groups tile
+    // M first (64 rows each), then N (one instruction's N each).
+    int32_t n = getInstrShape()[1];
+    std::vector<LinearLayout::Basis> reg = {{0, 1}, {8, 0}};
+    for (int32_t col = 8; col < n; col *= 2)
+      reg.push_back({0, col});
+    std::vector<LinearLayout::Basis> warp = {{16, 0}, {32, 0}};
+    for (unsigned i = 0; (4u << i) < warps[0]; ++i)
+      warp.push_back({64 << i, 0});
+    for (unsigned i = 0; (1u << i) < warps[1]; ++i)
+      warp.push_back({0, n << i});
+    LinearLayout tile = makeTile(
+        reg, /*lane=*/{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, warp,
+        16 * warps[0], n * warps[1]);
+    return fitToShape(tile, std::vector<int64_t>(shape.begin(), shape.end()),
+                      {1, 0});
+  }
   // One warp's 16x8 accumulator tile (PTX ISA, mma.m16n8k*: fragment
   // layout of C/D): c0,c1 at row t/4, columns 2*(t%4) + {0,1}; c2,c3 the
   // same 8 rows further down.
-  ArrayRef<unsigned> warps = getWarpsPerCTA();
   LinearLayout tile = makeTile(
       /*reg=*/{{0, 1}, {8, 0}},
       /*lane=*/{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}},
@@ -609,8 +799,12 @@ LogicalResult DotOperandEncodingAttr::verify(
     LayoutEncodingAttrInterface parent, unsigned kWidth) {
   if (opIdx > 1)
     return emitError() << "dot_operand layout: opIdx must be 0 (A) or 1 (B)";
-  if (!isa_and_nonnull<MmaEncodingAttr>(parent))
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(parent);
+  if (!mma)
     return emitError() << "dot_operand layout needs an mma parent layout";
+  if (mma.isHopper() && opIdx != 0)
+    return emitError() << "dot_operand layout: wgmma (mma version 3) reads B "
+                          "from shared memory only; opIdx must be 0";
   if (kWidth != 1 && kWidth != 2 && kWidth != 4)
     return emitError() << "dot_operand layout: kWidth must be 1, 2 or 4";
   return success();

@@ -104,7 +104,17 @@ def Tkgpu_MmaEncodingAttr : Tkgpu_EncodingAttr<"MmaEncoding", "mma"> {
     columns 2*(t%4) and 2*(t%4) + 1 (four registers). Warps tile the CTA
     tile, warpsPerCTA[0] along M first; a larger tensor repeats the CTA
     tile in more registers, N fastest. instrShape is [M, N] of one
-    instruction. Version 3 (wgmma) is reserved for the Hopper path.
+    instruction.
+
+    `#tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>`
+
+    Version 3 is `wgmma.mma_async.m64nNkK` (sm_90a): four consecutive
+    warps (a warp group) compute a 64xN tile, warp w of the group rows
+    16*w .. 16*w + 15 in the mma.sync fragment pattern repeated along N
+    (registers 4i .. 4i + 3 hold the columns 8i .. 8i + 7). instrShape is
+    [16 (rows per warp), N, K]; warpsPerCTA[0] is a multiple of 4 (warp
+    groups along M first, then along N); N is a power of two from 8 to
+    256, K the instruction's (16 for f16/bf16, 8 for tf32).
   }];
   let parameters = (ins
     "unsigned":$versionMajor,
@@ -115,8 +125,10 @@ def Tkgpu_MmaEncodingAttr : Tkgpu_EncodingAttr<"MmaEncoding", "mma"> {
     /// Product of warpsPerCTA.
     unsigned getNumWarps() const;
     /// Elements of the CTA tile along each dimension:
-    /// instrShape[d] * warpsPerCTA[d].
+    /// instrShape[d] * warpsPerCTA[d] (d = 0, 1).
     ::llvm::SmallVector<int64_t> getShapePerCTATile() const;
+    /// Version 3 (wgmma).
+    bool isHopper() const { return getVersionMajor() == 3; }
   }];
 }
 
@@ -145,6 +157,37 @@ def Tkgpu_DotOperandEncodingAttr
     /// [rows, cols] of one instruction's operand tile: 16 x 8*kWidth (A),
     /// 8*kWidth x 8 (B).
     ::llvm::SmallVector<int64_t> getInstrShape() const;
+  }];
+}
+
+def Tkgpu_NvmmaSharedEncodingAttr
+    : Tkgpu_EncodingAttr<"NvmmaSharedEncoding", "nvmma_shared"> {
+  let summary = "the shared layout wgmma reads through matrix descriptors";
+  let description = [{
+    `#tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>`
+
+    The canonical swizzled layouts of the PTX ISA's wgmma shared-memory
+    matrices (and of TMA). The contiguous dimension order[0] is cut into
+    chunks of `swizzle` bytes (128, 64 or 32); each chunk stores all rows
+    (order[1]) one after the other, `swizzle` bytes each, and the chunks
+    follow each other. Within a chunk, the 16-byte piece p of row r sits
+    at piece p XOR ((r / (128 / swizzle)) % (swizzle / 16)): the hardware
+    swizzle of address bits [4, 4 + log2(swizzle / 16)) with bits 7 and up,
+    for a buffer aligned to 8 * swizzle bytes. Dimensions beyond order[1]
+    (the leading dimension of a multi-buffer) are slower.
+  }];
+  let parameters = (ins
+    "unsigned":$swizzle,
+    "unsigned":$elementBitWidth,
+    ArrayRefParameter<"unsigned">:$order
+  );
+  let extraClassDeclaration = [{
+    /// Elements of one swizzle-byte row (a chunk's width).
+    unsigned getChunkElements() const {
+      return getSwizzle() * 8 / getElementBitWidth();
+    }
+    /// Alignment in bytes the hardware swizzle pattern needs: 8 rows.
+    unsigned getRequiredAlignment() const { return 8 * getSwizzle(); }
   }];
 }
 

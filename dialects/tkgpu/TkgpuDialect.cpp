@@ -31,6 +31,10 @@ struct TkgpuOpAsmInterface : public OpAsmDialectInterface {
       os << "shared";
       return AliasResult::FinalAlias;
     }
+    if (isa<NvmmaSharedEncodingAttr>(attr)) {
+      os << "nvmma";
+      return AliasResult::FinalAlias;
+    }
     if (isa<MmaEncodingAttr>(attr)) {
       os << "mma";
       return AliasResult::FinalAlias;

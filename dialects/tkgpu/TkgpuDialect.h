@@ -87,6 +87,13 @@ BlockedEncodingAttr getDefaultBlockedEncoding(MLIRContext *ctx,
 /// elements, so the `other` an async copy can have.
 bool isZeroFill(Value value);
 
+/// The shared layout (#tkgpu.shared or #tkgpu.nvmma_shared) of `count`
+/// copies of a tile in `tile`'s layout along a new leading dimension, the
+/// slowest (the pipeliner's multi-buffers), and back: one buffer of such a
+/// multi-buffer (memdesc_index).
+Attribute addLeadingBufferDim(Attribute tile);
+Attribute dropLeadingBufferDim(Attribute multiBuffer);
+
 //===----------------------------------------------------------------------===//
 // Shared-memory allocation (set by tkgpu-allocate-shared-memory)
 //===----------------------------------------------------------------------===//

@@ -130,21 +130,17 @@ LogicalResult MemDescIndexOp::verify() {
     return emitOpError("result ")
            << result << " is not one buffer of " << src
            << " (the source without its leading dimension)";
-  auto srcLayout = dyn_cast<SharedEncodingAttr>(src.getEncoding());
-  auto resultLayout = dyn_cast<SharedEncodingAttr>(result.getEncoding());
-  if (!srcLayout || !resultLayout)
+  auto srcLayout = dyn_cast<LayoutEncodingAttrInterface>(src.getEncoding());
+  auto resultLayout =
+      dyn_cast<LayoutEncodingAttrInterface>(result.getEncoding());
+  if (!srcLayout || !resultLayout || srcLayout.isDistributed() ||
+      resultLayout.isDistributed())
     return emitOpError("needs shared layouts");
-  ArrayRef<unsigned> order = srcLayout.getOrder();
+  SmallVector<unsigned> order = srcLayout.getLayoutOrder();
   if (order.back() != 0)
     return emitOpError("the indexed (leading) dimension must be the slowest "
                        "in the source's order");
-  SmallVector<unsigned> expected;
-  for (unsigned d : order.drop_back())
-    expected.push_back(d - 1);
-  if (resultLayout.getVec() != srcLayout.getVec() ||
-      resultLayout.getPerPhase() != srcLayout.getPerPhase() ||
-      resultLayout.getMaxPhase() != srcLayout.getMaxPhase() ||
-      ArrayRef<unsigned>(expected) != resultLayout.getOrder())
+  if (dropLeadingBufferDim(srcLayout) != resultLayout)
     return emitOpError("result layout ")
            << resultLayout << " is not the source layout " << srcLayout
            << " without its leading dimension";
@@ -192,4 +188,53 @@ bool mlir::tkgpu::isZeroFill(Value value) {
   if (auto i = dyn_cast<IntegerAttr>(attr))
     return i.getValue().isZero();
   return false;
+}
+
+//===----------------------------------------------------------------------===//
+// WarpGroupDotOp
+//===----------------------------------------------------------------------===//
+
+void WarpGroupDotOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (isa<MemDescType>(getA().getType()))
+    effects.emplace_back(MemoryEffects::Read::get(), &getAMutable(),
+                         SharedMemory::get());
+  effects.emplace_back(MemoryEffects::Read::get(), &getBMutable(),
+                       SharedMemory::get());
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  auto dType = cast<RankedTensorType>(getD().getType());
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(dType.getEncoding());
+  if (!mma || !mma.isHopper())
+    return emitOpError("result must have an #tkgpu.mma version 3 layout");
+  auto bType = cast<MemDescType>(getB().getType());
+  if (!isa<NvmmaSharedEncodingAttr>(bType.getEncoding()))
+    return emitOpError("B must be in an #tkgpu.nvmma_shared buffer");
+  ArrayRef<int64_t> aShape;
+  Type aElement;
+  if (auto aMem = dyn_cast<MemDescType>(getA().getType())) {
+    if (!isa<NvmmaSharedEncodingAttr>(aMem.getEncoding()))
+      return emitOpError("A in shared memory must be in an "
+                         "#tkgpu.nvmma_shared buffer");
+    aShape = aMem.getShape();
+    aElement = aMem.getElementType();
+  } else {
+    auto aTensor = cast<RankedTensorType>(getA().getType());
+    auto operand =
+        dyn_cast_or_null<DotOperandEncodingAttr>(aTensor.getEncoding());
+    if (!operand || operand.getOpIdx() != 0 || operand.getParent() != mma)
+      return emitOpError("A in registers must have the #dot_operand "
+                         "(opIdx 0) layout of the result's layout");
+    aShape = aTensor.getShape();
+    aElement = aTensor.getElementType();
+  }
+  ArrayRef<int64_t> bShape = bType.getShape(), dShape = dType.getShape();
+  if (aShape.size() != 2 || bShape.size() != 2 || aShape[1] != bShape[0] ||
+      aShape[0] != dShape[0] || bShape[1] != dShape[1])
+    return emitOpError("shapes do not form (M x K) * (K x N) -> (M x N)");
+  if (aElement != bType.getElementType())
+    return emitOpError("A and B must have the same element type");
+  return success();
 }

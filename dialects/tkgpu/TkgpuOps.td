@@ -178,4 +178,66 @@ def Tkgpu_AsyncWaitOp : Tkgpu_Op<"async_wait", [
   let assemblyFormat = "$num attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Hopper tensor cores (wgmma)
+//===----------------------------------------------------------------------===//
+
+def Tkgpu_WarpGroupDotOp : Tkgpu_Op<"warp_group_dot", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    AllTypesMatch<["c", "d"]>]> {
+  let summary = "d = a * b + c on wgmma (Hopper tensor cores)";
+  let description = [{
+    `%d = tkgpu.warp_group_dot %a, %b, %c {isAsync} : !tkgpu.memdesc<128x64xf16,
+    #nvmma> * !tkgpu.memdesc<64x128xf16, #nvmma1> -> tensor<128x128xf32, #mma>`
+
+    Each warp group issues `wgmma.mma_async` m64nNkK instructions for its
+    part of `d` (the #mma version 3 layout). B is read from shared memory
+    (an #tkgpu.nvmma_shared buffer) through matrix descriptors; A either
+    from shared memory the same way, or from registers (a tensor in the
+    #dot_operand opIdx 0 layout of `d`'s layout). The shared-memory reads
+    are asynchronous: with `isAsync`, the instructions are committed as one
+    wgmma group and `d` may be used only after a `warp_group_dot_wait`
+    that covers the group (and the buffers must not be overwritten before
+    it); without, the op waits for its own group. f16/bf16 operands with an
+    f32 accumulator, f32 operands (computed as tf32).
+  }];
+  let arguments = (ins AnyTypeOf<[Tkgpu_MemDescType, Tkgpu_Tensor]>:$a,
+                   Tkgpu_MemDescType:$b, Tkgpu_Tensor:$c,
+                   UnitAttr:$isAsync);
+  let results = (outs Tkgpu_Tensor:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `*`
+    qualified(type($b)) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tkgpu_WarpGroupDotWaitOp : Tkgpu_Op<"warp_group_dot_wait", [
+    MemoryEffects<[MemRead<Tkgpu_SharedMemory>]>,
+    AllTypesMatch<["inputs", "outputs"]>]> {
+  let summary = "wait until at most `pendings` wgmma groups are in flight";
+  let description = [{
+    `%d2 = tkgpu.warp_group_dot_wait %d {pendings = 1 : i32} : tensor<...>`
+
+    `wgmma.wait_group pendings`: every warp_group_dot of the calling warp
+    group but the `pendings` most recent ones has completed, its shared
+    memory reads included. The results are the inputs (results of async
+    warp_group_dots), usable from here on.
+  }];
+  let arguments = (ins Variadic<Tkgpu_Tensor>:$inputs, I32Attr:$pendings);
+  let results = (outs Variadic<Tkgpu_Tensor>:$outputs);
+  let assemblyFormat = "$inputs attr-dict `:` type($inputs)";
+}
+
+def Tkgpu_FenceAsyncSharedOp : Tkgpu_Op<"fence_async_shared", [
+    MemoryEffects<[MemWrite<Tkgpu_SharedMemory>]>]> {
+  let summary = "order this thread's shared-memory writes before async-proxy reads";
+  let description = [{
+    `fence.proxy.async.shared::cta`: wgmma reads shared memory through the
+    async proxy; data written there by ordinary stores or cp.async must be
+    fenced by the writing thread (then a barrier) before a wgmma reads it.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TKGPU_OPS_TD

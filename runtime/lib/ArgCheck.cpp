@@ -59,6 +59,9 @@ static std::string cxxSpelling(ArgType type) {
     return "a float, e.g. 1.0f";
   case ScalarKind::F64:
     return "a double";
+  case ScalarKind::F8E4M3:
+  case ScalarKind::F8E5M2:
+    return "an fp8 byte (uint8_t)";
   }
   return "?";
 }
@@ -104,6 +107,8 @@ static uint64_t canonicalBits(uint64_t bits, ScalarKind kind) {
     return static_cast<uint64_t>(
         static_cast<int64_t>(static_cast<int32_t>(bits)));
   case ScalarKind::U8:
+  case ScalarKind::F8E4M3:
+  case ScalarKind::F8E5M2:
     return bits & 0xFF;
   case ScalarKind::U16:
   case ScalarKind::F16:

@@ -38,7 +38,8 @@ static bool isIdentifier(std::string_view s) {
 }
 
 static const char *kExpectedTypes =
-    "i1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, or a "
+    "i1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, f8e4m3, "
+    "f8e5m2, or a "
     "pointer *T to one of them";
 
 namespace {

@@ -19,7 +19,8 @@ static constexpr ScalarInfo kScalars[] = {
     {ScalarKind::U16, "u16", 2},  {ScalarKind::U32, "u32", 4},
     {ScalarKind::U64, "u64", 8},  {ScalarKind::F16, "f16", 2},
     {ScalarKind::BF16, "bf16", 2}, {ScalarKind::F32, "f32", 4},
-    {ScalarKind::F64, "f64", 8},
+    {ScalarKind::F64, "f64", 8},  {ScalarKind::F8E4M3, "f8e4m3", 1},
+    {ScalarKind::F8E5M2, "f8e5m2", 1},
 };
 
 static const ScalarInfo &info(ScalarKind kind) {
@@ -49,7 +50,8 @@ bool tk::isSignedIntegerKind(ScalarKind kind) {
 
 bool tk::isFloatKind(ScalarKind kind) {
   return kind == ScalarKind::F16 || kind == ScalarKind::BF16 ||
-         kind == ScalarKind::F32 || kind == ScalarKind::F64;
+         kind == ScalarKind::F32 || kind == ScalarKind::F64 ||
+         kind == ScalarKind::F8E4M3 || kind == ScalarKind::F8E5M2;
 }
 
 std::string tk::toString(ArgType type) {

@@ -68,6 +68,8 @@ bool isCanonical(const ArgValue &arg, ArgType type) {
   case ScalarKind::I32:
     return int64_t(bits) == int64_t(int32_t(bits));
   case ScalarKind::U8:
+  case ScalarKind::F8E4M3:
+  case ScalarKind::F8E5M2:
     return bits <= 0xFF;
   case ScalarKind::U16:
   case ScalarKind::F16:

@@ -27,6 +27,13 @@ llvm_config.add_tool_substitutions(
     [t for t in tools if os.path.exists(os.path.join(config.tk_tools_dir, t))],
     [config.tk_tools_dir])
 
+# numpy computes the references of the interpreter runs (test/triton-compat).
+try:
+    import numpy  # noqa: F401
+    config.available_features.add("numpy")
+except ImportError:
+    pass
+
 # ptxas assembles our PTX on machines without a GPU.
 ptxas = os.path.join(config.cuda_root, "bin", "ptxas")
 if os.path.exists(ptxas):

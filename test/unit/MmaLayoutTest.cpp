@@ -270,4 +270,198 @@ TEST_F(OperandSharedTest, LdmatrixRowsAndVectorStoresAreConflictFree) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// wgmma (mma v3): the accumulator fragment
+//===----------------------------------------------------------------------===//
+
+// PTX ISA, "Matrix Fragments for wgmma.mma_async.m64nNk16" (and k8, k32),
+// accumulator D: thread t of warp w of the warp group holds d0 .. d(N/2-1);
+// d[i] is at row 16w + t/4 + 8 * ((i % 4) / 2), column 8 * (i / 4) +
+// 2 * (t % 4) + i % 2.
+Coords wgmmaAccumulator(int32_t warp, int32_t lane, int32_t i) {
+  return {16 * warp + group(lane) + 8 * ((i % 4) / 2),
+          8 * (i / 4) + 2 * inGroup(lane) + (i % 2)};
+}
+
+TEST_F(MmaLayoutTest, WgmmaAccumulatorFragment) {
+  for (unsigned n : {8u, 16u, 64u, 128u, 256u}) {
+    auto mma = MmaEncodingAttr::get(&ctx, 3, {4, 1}, {16, n, 16});
+    LinearLayout ll = mma.toLinearLayout({64, int64_t(n)});
+    ASSERT_EQ(ll.getInDimSize(kRegister), int32_t(n / 2)) << "n " << n;
+    for (int32_t warp = 0; warp < 4; ++warp)
+      for (int32_t lane = 0; lane < 32; ++lane)
+        for (int32_t i = 0; i < int32_t(n / 2); ++i)
+          ASSERT_EQ(ll.applyDistributed(i, lane, warp),
+                    wgmmaAccumulator(warp, lane, i))
+              << "n " << n << ", warp " << warp << ", lane " << lane
+              << ", d" << i;
+  }
+}
+
+TEST_F(MmaLayoutTest, WgmmaWarpGroupsAndRepeats) {
+  // 8 warps as [8, 1]: warp group 1 (warps 4..7) takes rows 64..127.
+  auto tall = MmaEncodingAttr::get(&ctx, 3, {8, 1}, {16, 128, 16});
+  LinearLayout ll = tall.toLinearLayout({128, 128});
+  ASSERT_EQ(ll.getInDimSize(kRegister), 64);
+  for (int32_t warp = 0; warp < 8; ++warp)
+    for (int32_t lane = 0; lane < 32; lane += 5)
+      for (int32_t i = 0; i < 64; i += 3) {
+        Coords expected = wgmmaAccumulator(warp % 4, lane, i);
+        expected[0] += 64 * (warp / 4);
+        ASSERT_EQ(ll.applyDistributed(i, lane, warp), expected);
+      }
+  // [4, 2] with N = 64: warp group 1 takes columns 64..127.
+  auto wide = MmaEncodingAttr::get(&ctx, 3, {4, 2}, {16, 64, 16});
+  ll = wide.toLinearLayout({64, 128});
+  for (int32_t warp = 0; warp < 8; ++warp)
+    for (int32_t i = 0; i < 32; ++i) {
+      Coords expected = wgmmaAccumulator(warp % 4, 7, i);
+      expected[1] += 64 * (warp / 4);
+      ASSERT_EQ(ll.applyDistributed(i, 7, warp), expected);
+    }
+  // 128 rows on one warp group: the second 64 rows are the next N/2
+  // registers (one instruction's accumulator after the other).
+  auto one = MmaEncodingAttr::get(&ctx, 3, {4, 1}, {16, 128, 16});
+  ll = one.toLinearLayout({128, 128});
+  ASSERT_EQ(ll.getInDimSize(kRegister), 128);
+  for (int32_t i = 0; i < 64; ++i) {
+    Coords expected = wgmmaAccumulator(1, 9, i);
+    ASSERT_EQ(ll.applyDistributed(i, 9, 1), expected);
+    expected[0] += 64;
+    ASSERT_EQ(ll.applyDistributed(64 + i, 9, 1), expected);
+  }
+}
+
+TEST_F(MmaLayoutTest, WgmmaRegisterA) {
+  // A from registers (wgmma m64nNk16, "Multiplicand A in registers"): per
+  // warp the mma.sync m16n8k16 A fragment, warp w of the group at rows
+  // 16w; replicated over the warp groups along N.
+  auto mma = MmaEncodingAttr::get(&ctx, 3, {4, 2}, {16, 64, 16});
+  LinearLayout ll = operand(0, mma, 2).toLinearLayout({64, 16});
+  ASSERT_EQ(ll.getInDimSize(kRegister), 8);
+  for (int32_t warp = 0; warp < 8; ++warp)
+    for (int32_t lane = 0; lane < 32; ++lane)
+      for (int32_t i = 0; i < 8; ++i) {
+        Coords expected = aF16(lane, i);
+        expected[0] += 16 * (warp % 4);
+        ASSERT_EQ(ll.applyDistributed(i, lane, warp), expected);
+      }
+}
+
+//===----------------------------------------------------------------------===//
+// wgmma operands in shared memory: nvmma_shared and matrix descriptors
+//===----------------------------------------------------------------------===//
+
+class NvmmaSharedTest : public OperandSharedTest {};
+
+// The address the hardware uses for element (row, col) of a tile stored
+// in the canonical swizzled layout with rows of `swizzle` bytes along the
+// contiguous dimension `col` (chunks of `swizzle` bytes one after the
+// other): unswizzled, then bits [4, 4 + log2(swizzle / 16)) XORed with the
+// bits from 7 on (PTX ISA, "Shared Memory Matrix Layout": the 32/64/128-byte
+// swizzling modes; CUTLASS's Swizzle<log2(swizzle / 16), 4, 3>).
+int64_t hardwareAddress(int64_t row, int64_t col, int64_t rows,
+                        int64_t swizzle, int64_t bytes) {
+  int64_t chunkElements = swizzle / bytes;
+  int64_t linear = (col / chunkElements) * rows * swizzle + row * swizzle +
+                   (col % chunkElements) * bytes;
+  int64_t mask = swizzle / 16 - 1;
+  return linear ^ (((linear >> 7) & mask) << 4);
+}
+
+TEST_F(NvmmaSharedTest, MatchesHardwareSwizzle) {
+  for (unsigned swizzle : {32u, 64u, 128u})
+    for (unsigned bits : {8u, 16u, 32u})
+      for (auto [rows, cols] : {std::pair<int64_t, int64_t>{64, 64},
+                                {128, 128}, {16, 256}, {256, 64}}) {
+        unsigned bytes = bits / 8;
+        if (cols * bytes % swizzle != 0)
+          continue;
+        auto layout = NvmmaSharedEncodingAttr::get(&ctx, swizzle, bits, {1, 0});
+        LinearLayout ll = layout.toLinearLayout({rows, cols});
+        ASSERT_TRUE(ll.isInvertible());
+        auto address = addressOf(ll, bytes);
+        for (int32_t r = 0; r < rows; ++r)
+          for (int32_t c = 0; c < cols; ++c)
+            ASSERT_EQ(address(r, c), hardwareAddress(r, c, rows, swizzle, bytes))
+                << "swizzle " << swizzle << ", " << bits << "-bit, " << rows
+                << "x" << cols << " at (" << r << ", " << c << ")";
+      }
+  // Column-contiguous (order [0, 1]): the same with the roles swapped.
+  auto colMajor = NvmmaSharedEncodingAttr::get(&ctx, 128, 16, {0, 1});
+  LinearLayout ll = colMajor.toLinearLayout({128, 64});
+  LinearLayout inverse = ll.invert();
+  for (int32_t r = 0; r < 128; ++r)
+    for (int32_t c = 0; c < 64; ++c)
+      ASSERT_EQ(int64_t(inverse.apply({{"dim0", r}, {"dim1", c}})[0]) * 2,
+                hardwareAddress(c, r, 64, 128, 2));
+}
+
+TEST_F(NvmmaSharedTest, ChosenSwizzle) {
+  // The widest swizzle dividing the contiguous bytes (and the bytes one
+  // instruction reads along them).
+  auto s = getWgmmaOperandSharedEncoding({128, 64}, elementType(16), {1, 0});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s.getSwizzle(), 128u);
+  s = getWgmmaOperandSharedEncoding({128, 32}, elementType(16), {1, 0});
+  EXPECT_EQ(s.getSwizzle(), 64u);
+  s = getWgmmaOperandSharedEncoding({128, 16}, elementType(16), {1, 0});
+  EXPECT_EQ(s.getSwizzle(), 32u);
+  s = getWgmmaOperandSharedEncoding({64, 256}, elementType(16), {1, 0}, 64);
+  EXPECT_EQ(s.getSwizzle(), 64u);
+  // 16 bytes per row, or fewer than 8 rows: no wgmma layout.
+  EXPECT_FALSE(getWgmmaOperandSharedEncoding({64, 8}, elementType(16), {1, 0}));
+  EXPECT_FALSE(getWgmmaOperandSharedEncoding({4, 64}, elementType(16), {1, 0}));
+}
+
+TEST_F(NvmmaSharedTest, DescriptorBits) {
+  // PTX ISA, "Matrix Descriptor Format".
+  uint64_t d = encodeWgmmaDescriptor(/*start=*/0x1230, /*lbo=*/16,
+                                     /*sbo=*/1024, /*swizzle=*/128);
+  EXPECT_EQ(d & 0x3FFF, 0x123u);
+  EXPECT_EQ((d >> 16) & 0x3FFF, 1u);
+  EXPECT_EQ((d >> 32) & 0x3FFF, 64u);
+  EXPECT_EQ((d >> 49) & 0x7, 0u);
+  EXPECT_EQ(d >> 62, 1u);
+  EXPECT_EQ(encodeWgmmaDescriptor(0, 0, 0, 64) >> 62, 2u);
+  EXPECT_EQ(encodeWgmmaDescriptor(0, 0, 0, 32) >> 62, 3u);
+  // 14-bit fields: the shared window (228 KiB) fits.
+  EXPECT_EQ(encodeWgmmaDescriptor(0x3FFF0, 0, 0, 128) & 0x3FFF, 0x3FFFu);
+}
+
+TEST_F(NvmmaSharedTest, OperandAccess) {
+  // A 128x64 f16 row-major: K-major, 128-byte rows; SBO = 8 rows.
+  auto a = getWgmmaOperandSharedEncoding({128, 64}, elementType(16), {1, 0});
+  auto accessA = getWgmmaOperandAccess(a, {128, 64}, 0);
+  ASSERT_TRUE(accessA);
+  EXPECT_FALSE(accessA->transposed);
+  EXPECT_EQ(accessA->strideBytes, 1024);
+  // Warp group 1 (rows 64..) and k = 16, 32, 48: 64 rows of 128 bytes
+  // on, 32 bytes per k16 inside the swizzled row.
+  EXPECT_EQ(getWgmmaTileByteOffset(a, {128, 64}, 64, 0), 64 * 128);
+  EXPECT_EQ(getWgmmaTileByteOffset(a, {128, 64}, 64, 48), 64 * 128 + 96);
+  // B 64x256 f16 row-major (N contiguous): MN-major; 128-byte chunks of N,
+  // each 64 K rows: LBO = 64 * 128, SBO = 8 K rows = 1024.
+  auto b = getWgmmaOperandSharedEncoding({64, 256}, elementType(16), {1, 0});
+  auto accessB = getWgmmaOperandAccess(b, {64, 256}, 1);
+  ASSERT_TRUE(accessB);
+  EXPECT_TRUE(accessB->transposed);
+  EXPECT_EQ(accessB->leadingBytes, 64 * 128);
+  EXPECT_EQ(accessB->strideBytes, 1024);
+  // k = 16: two 8-row groups on; n = 128: two chunks on.
+  EXPECT_EQ(getWgmmaTileByteOffset(b, {64, 256}, 16, 0), 2048);
+  EXPECT_EQ(getWgmmaTileByteOffset(b, {64, 256}, 16, 128), 2 * 64 * 128 + 2048);
+  uint64_t base = accessB->getDescriptorBase();
+  EXPECT_EQ(base & 0x3FFF, 0u);
+  EXPECT_EQ((base >> 16) & 0x3FFF, uint64_t(64 * 128 / 16));
+  // B 64x128 K-contiguous (order [0, 1], a column-major B): K-major.
+  auto bk = getWgmmaOperandSharedEncoding({64, 128}, elementType(16), {0, 1});
+  auto accessBk = getWgmmaOperandAccess(bk, {64, 128}, 1);
+  ASSERT_TRUE(accessBk);
+  EXPECT_FALSE(accessBk->transposed);
+  // tf32 MN-major: wgmma transposes 16-bit types only.
+  auto bf32 = getWgmmaOperandSharedEncoding({32, 128}, elementType(32), {1, 0});
+  EXPECT_FALSE(getWgmmaOperandAccess(bf32, {32, 128}, 1));
+}
+
 } // namespace

@@ -516,9 +516,9 @@ TEST(ParserErrorTest, TopLevel) {
   EXPECT_PARSE_ERROR("x = 1\n", 1, 1, "only 'def' is allowed at top level");
   EXPECT_PARSE_ERROR("def f(): pass\nf()\n", 2, 1,
                      "only 'def' is allowed at top level");
-  EXPECT_PARSE_ERROR("import triton\n", 1, 1,
-                     "only 'def' is allowed at top level (tk programs need "
-                     "no imports)");
+  EXPECT_PARSE_ERROR("import numpy as np\n", 1, 8,
+                     "cannot import 'numpy': only triton modules may be "
+                     "imported (the import is ignored; tk needs none)");
   EXPECT_PARSE_ERROR("return 1\n", 1, 1, "'return' outside function");
   EXPECT_PARSE_ERROR("break\n", 1, 1, "'break' outside loop");
   EXPECT_PARSE_ERROR("@kernel\nx = 1\n", 2, 1,
@@ -599,9 +599,11 @@ TEST(ParserErrorTest, Assignments) {
                      "of names) may be assigned");
   EXPECT_PARSE_ERROR(inFunction("    a = b = 1\n"), 2, 11,
                      "chained assignment ('a = b = value') is not supported");
-  EXPECT_PARSE_ERROR(inFunction("    x: i32 = 1\n"), 2, 6,
-                     "variable annotations are not supported; the type of "
-                     "'x' is inferred from its value");
+  EXPECT_PARSE_ERROR(inFunction("    x: i32\n"), 2, 11,
+                     "expected '=' and a value after the annotation of 'x' "
+                     "(a declaration without a value is not supported)");
+  EXPECT_PARSE_ERROR(inFunction("    a, b: i32 = 1, 2\n"), 2, 9,
+                     "only a single name can be annotated");
   EXPECT_PARSE_ERROR(inFunction("    x = \n"), 2, 8,
                      "expected expression after '='");
   EXPECT_PARSE_ERROR(inFunction("    x += \n"), 2, 9,
@@ -633,8 +635,9 @@ TEST(ParserErrorTest, Expressions) {
   EXPECT_PARSE_ERROR(inFunction("    x = sum(i for i in y)\n"), 2, 15,
                      "comprehensions and generator expressions are not "
                      "supported");
-  EXPECT_PARSE_ERROR(inFunction("    x = {}\n"), 2, 9,
-                     "dict and set displays ('{...}') are not supported");
+  EXPECT_PARSE_ERROR(inFunction("    x = {1: 2}\n"), 2, 10,
+                     "only dicts with string keys are supported "
+                     "({\"BLOCK\": 128, ...}, as in triton.Config)");
   EXPECT_PARSE_ERROR(inFunction("    x = a if b\n"), 2, 15,
                      "expected 'else' in conditional expression");
   EXPECT_PARSE_ERROR(inFunction("    x = y.\n"), 2, 11,
@@ -647,8 +650,6 @@ TEST(ParserErrorTest, Expressions) {
   EXPECT_PARSE_ERROR(inFunction("    x = y[1 2]\n"), 2, 13,
                      "expected ',' or ']' in subscript, found integer "
                      "literal '2'");
-  EXPECT_PARSE_ERROR(inFunction("    x = a is None\n"), 2, 11,
-                     "the 'is' operator is not supported; use '==' or '!='");
   EXPECT_PARSE_ERROR(inFunction("    x = a in b\n"), 2, 11,
                      "the 'in' operator is not supported");
   EXPECT_PARSE_ERROR(inFunction("    x = a not in b\n"), 2, 11,
@@ -833,3 +834,46 @@ TEST(ParserFuzzTest, MutatedExamplesFailCleanly) {
 }
 
 } // namespace
+
+TEST(ParserRecoveryTest, BrokenFunctionDoesNotStopTheOthers) {
+  SourceFile file("test.tk", "@kernel\n"
+                             "def a(x: *f32):\n"
+                             "    y = x +\n"
+                             "    z = 1\n"
+                             "\n"
+                             "@kernel\n"
+                             "def b(x: *f32):\n"
+                             "    store(x, 1.0)\n");
+  std::unique_ptr<Module> module = parseModuleKeepingErrors(file);
+  ASSERT_EQ(module->functions.size(), 2u);
+  const FunctionDef &a = *module->functions[0];
+  const FunctionDef &b = *module->functions[1];
+  ASSERT_TRUE(a.parseError);
+  EXPECT_EQ(a.name, "a");
+  EXPECT_EQ(a.decorators.size(), 1u);
+  EXPECT_EQ(a.parseError->loc.line, 3u);
+  EXPECT_EQ(a.parseError->message, "expected expression");
+  EXPECT_FALSE(b.parseError);
+  EXPECT_EQ(b.name, "b");
+  EXPECT_EQ(b.body.size(), 1u);
+  // The strict entry point reports the same error.
+  EXPECT_THROW(parseModule(file), CompileError);
+}
+
+TEST(ParserTest, TritonImportsAreIgnored) {
+  std::string text = dump("import triton\nimport triton.language as tl\n"
+                          "from triton.language.extra import libdevice\n"
+                          "def f():\n    pass\n");
+  EXPECT_NE(text.find("FunctionDef 'f'"), std::string::npos) << text;
+}
+
+TEST(ParserTest, IsAndIsNot) {
+  EXPECT_EQ(expr("a is None"), "(a is None)");
+  EXPECT_EQ(expr("a is not None"), "(a is not None)");
+}
+
+TEST(ParserTest, AnnotatedAssignment) {
+  std::string text = dump("def f():\n    B: tl.constexpr = 4\n");
+  EXPECT_NE(text.find("annotation"), std::string::npos) << text;
+  EXPECT_NE(text.find("Target 'B'"), std::string::npos) << text;
+}

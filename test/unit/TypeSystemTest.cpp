@@ -86,11 +86,13 @@ TEST(PromotionTest, Floats) {
   EXPECT_EQ(common(S::F64, S::F32), "f64");
   EXPECT_EQ(common(S::F16, S::F16), "f16");
   EXPECT_EQ(common(S::BF16, S::BF16), "bf16");
-  EXPECT_EQ(common(S::F16, S::BF16), "f32");
-  EXPECT_EQ(common(S::BF16, S::F16), "f32");
-  // int with float gives the float.
+  // Triton 3.6: f16 wins over bf16; bf16 with anything but bf16 is f32.
+  EXPECT_EQ(common(S::F16, S::BF16), "f16");
+  EXPECT_EQ(common(S::BF16, S::F16), "f16");
+  EXPECT_EQ(common(S::F16, S::BF16, /*divOrMod=*/true), "f32");
+  // int with float gives the float, except bf16.
   EXPECT_EQ(common(S::I64, S::F16), "f16");
-  EXPECT_EQ(common(S::BF16, S::I32), "bf16");
+  EXPECT_EQ(common(S::BF16, S::I32), "f32");
   EXPECT_EQ(common(S::U8, S::F64), "f64");
 }
 

@@ -2,6 +2,7 @@
 #include "tools/tk-run/Bindings.h"
 
 #include "compiler/interpreter/Float16.h"
+#include "compiler/interpreter/Float8.h"
 
 #include "tk/Error.h"
 #include "tk/npy.h"
@@ -34,6 +35,9 @@ std::optional<DType> tk::run::parseDType(StringRef name) {
       {"bf16", {"bf16", 2, true, false, 16}},
       {"f32", {"f32", 4, true, false, 32}},
       {"f64", {"f64", 8, true, false, 64}},
+      // fp8 bytes; .npy files hold them as u8 (NumPy has no fp8).
+      {"f8e4m3", {"f8e4m3", 1, true, false, 8}},
+      {"f8e5m2", {"f8e5m2", 1, true, false, 8}},
   };
   auto it = types.find(name.str());
   if (it == types.end())
@@ -65,6 +69,10 @@ llvm::Expected<uint64_t> tk::run::parseValue(const DType &type,
       return interp::bitCast<uint32_t>(static_cast<float>(value));
     if (type.name == "f16")
       return interp::doubleToHalfBits(value);
+    if (type.name == "f8e4m3")
+      return interp::doubleToFp8Bits(value, interp::kFp8E4M3);
+    if (type.name == "f8e5m2")
+      return interp::doubleToFp8Bits(value, interp::kFp8E5M2);
     return interp::doubleToBf16Bits(value);
   }
   if (type.bits == 1) {
@@ -112,6 +120,10 @@ std::string tk::run::formatValue(const DType &type, const uint8_t *element) {
               ? interp::bitCast<float>(static_cast<uint32_t>(raw))
           : type.name == "f16"
               ? interp::halfBitsToFloat(static_cast<uint16_t>(raw))
+          : type.name == "f8e4m3"
+              ? interp::fp8BitsToFloat(uint8_t(raw), interp::kFp8E4M3)
+          : type.name == "f8e5m2"
+              ? interp::fp8BitsToFloat(uint8_t(raw), interp::kFp8E5M2)
               : interp::bf16BitsToFloat(static_cast<uint16_t>(raw));
       result = std::to_chars(buffer, buffer + sizeof(buffer), value);
     }
@@ -183,7 +195,8 @@ llvm::Expected<HostBuffer> tk::run::bindBuffer(const interp::KernelParam &param,
   } catch (const Error &error) {
     return llvm::createStringError(where + ": " + error.what());
   }
-  if (array.dtype != element.name)
+  bool fp8Bytes = element.name.rfind("f8", 0) == 0 && array.dtype == "u8";
+  if (array.dtype != element.name && !fp8Bytes)
     return llvm::createStringError(where + ": " + value + " holds " +
                                    array.dtype +
                                    " elements, but the parameter points to " +
@@ -196,7 +209,8 @@ llvm::Expected<HostBuffer> tk::run::bindBuffer(const interp::KernelParam &param,
 llvm::Error tk::run::writeBuffer(const HostBuffer &buffer,
                                  const std::string &path) {
   NpyArray array;
-  array.dtype = buffer.type.name;
+  array.dtype = buffer.type.name.rfind("f8", 0) == 0 ? std::string("u8")
+                                                    : buffer.type.name;
   array.shape = buffer.shape;
   array.data.assign(buffer.data(), buffer.data() + buffer.bytes);
   try {

@@ -1,7 +1,7 @@
 //===- tkc.cpp - the tk compiler driver -----------------------------------===//
 //
 //   tkc FILE.tk [-k NAME] [-D NAME=VALUE]... [--emit=KIND] [-o OUT]
-//       [--num-warps N] [--num-stages N] [--arch sm_90a|sm_80]
+//       [--num-warps N] [--num-stages N] [--arch sm_90a|sm_80] [--mma=v2]
 //       [--assume NAME=16|NAME=1]... [--assume-aligned-pointers]
 //       [--autotune-config N] [--print-ir-after-all] [--print-ir-after=PASS]
 //       [--stats]
@@ -64,6 +64,11 @@ static cl::opt<std::string> arch("arch",
                                  cl::desc("Target GPU: sm_90a or sm_80"),
                                  cl::value_desc("arch"), cl::init("sm_90a"),
                                  cl::cat(tkcCategory));
+static cl::opt<std::string>
+    mmaVersion("mma",
+               cl::desc("Tensor-core instructions: v2 keeps mma.sync on "
+                        "sm_90a (default: wgmma where the shapes allow)"),
+               cl::value_desc("v2"), cl::cat(tkcCategory));
 static cl::list<std::string>
     assumptions("assume",
                 cl::desc("Specialize an argument: NAME=16 (divisible by 16 "
@@ -284,6 +289,11 @@ int main(int argc, char **argv) {
   if (std::string problem = tk::checkArch(arch); !problem.empty())
     return fail(problem);
   options.arch = arch;
+  if (mmaVersion.getNumOccurrences()) {
+    if (mmaVersion != "v2")
+      return fail("--mma expects v2, got '" + mmaVersion + "'");
+    options.mmaVersion = 2;
+  }
   if (autotuneConfig.getNumOccurrences()) {
     long long index = parseCount(autotuneConfig);
     if (index < 0)

@@ -1,4 +1,4 @@
-//===- AccelerateMatmul.cpp - tk.dot on mma.sync tensor cores -------------===//
+//===- AccelerateMatmul.cpp - tk.dot on tensor cores (mma.sync, wgmma) ----===//
 //
 // On sm_80 and newer, a tk.dot whose operands have blocked layouts becomes
 // an mma.sync dot (the lowering is compiler/conversion/MmaDotOpToLlvm.cpp):
@@ -55,6 +55,23 @@
 // is yielded back to, the loop carries it in #mma (the init converted
 // before the loop, the result converted back after it), so that the loop
 // body has no convert_layout of the accumulator.
+//
+// Hopper (target sm_90a, unless the option mma-version=2 keeps mma.sync):
+// a dot whose shapes fit wgmma becomes tkgpu.warp_group_dot with a #mma
+// version 3 result and both operands in shared memory, read by the tensor
+// cores through matrix descriptors (no local_load):
+//   %a = local_alloc %x : memdesc<MxK, #nvmma_shared>   (likewise B)
+//   fence_async_shared          // the stores are generic-proxy writes
+//   %d = warp_group_dot %a, %b, %acc
+// f16/bf16 with f32 accumulators; f32 with precision tf32 when both
+// operands arrive K-contiguous (wgmma transposes 16-bit types only).
+// Warps: groups of 4 along M first, as Triton does: M takes twice the
+// warps while 16 * warpsM < M, the rest go along N. Then M must be a multiple of
+// 16 * warpsM (whole 64-row blocks per group) and N / warpsN >= 8; the
+// instruction is m64nNk16 (k8 for tf32) with N = min(256, N / warpsN).
+// The operand layouts (OperandLayouts.h) use the widest swizzle that the
+// contiguous dimension of the tile (and of one instruction's operand, for
+// M/N-contiguous tiles) divides. Dots that do not fit take mma.sync.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/gpu/Passes.h"
@@ -181,16 +198,23 @@ Operation *stagingPoint(Value x, tk::DotOp dot) {
   return point;
 }
 
-/// The dot operand `x` through shared memory: local_alloc (swizzled for
-/// ldmatrix) and local_load into the dot_operand layout, before the loops
-/// `x` is invariant in. A conversion that only fed the dot is skipped: the
-/// data is stored in the layout it arrives in.
-Value loadDotOperand(OpBuilder &b, Location loc, Value x, unsigned opIdx,
-                     MmaEncodingAttr mma, unsigned kWidth, tk::DotOp dot) {
+/// The data of dot operand `x` as it arrives: a conversion between blocked
+/// layouts that only fed the dot is skipped, the data is stored in shared
+/// memory in the layout it arrives in.
+Value getOperandData(Value x) {
   if (auto cvt = x.getDefiningOp<ConvertLayoutOp>())
     if (isa_and_nonnull<BlockedEncodingAttr>(
             cast<RankedTensorType>(cvt.getSrc().getType()).getEncoding()))
-      x = cvt.getSrc();
+      return cvt.getSrc();
+  return x;
+}
+
+/// The dot operand `x` through shared memory: local_alloc (swizzled for
+/// ldmatrix) and local_load into the dot_operand layout, before the loops
+/// `x` is invariant in.
+Value loadDotOperand(OpBuilder &b, Location loc, Value x, unsigned opIdx,
+                     MmaEncodingAttr mma, unsigned kWidth, tk::DotOp dot) {
+  x = getOperandData(x);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(stagingPoint(x, dot));
   auto type = cast<RankedTensorType>(x.getType());
@@ -255,16 +279,98 @@ tk::DotOp accelerate(tk::DotOp dot, const MmaPlan &plan) {
   return result;
 }
 
-/// If the accumulator of `dot` (in #mma behind a convert_layout) is an
-/// scf.for iter_arg whose yielded value is the dot's result (converted
-/// back), makes the loop carry it in #mma.
-void carryAccumulatorInMma(tk::DotOp dot) {
-  // acc = dot(.., .., cvt(iterArg)); yield cvt(acc) at the same position
-  // (through the chain of tf32x3 dots: the first one's accumulator).
-  tk::DotOp first = dot;
-  while (auto prev = first.getC().getDefiningOp<tk::DotOp>())
-    first = prev;
-  auto accCvt = first.getC().getDefiningOp<ConvertLayoutOp>();
+/// How a dot maps onto wgmma (see the banner).
+struct WgmmaPlan {
+  SmallVector<unsigned> warpsPerCTA;
+  unsigned instrN = 0, instrK = 0;
+  Value a, b; // the operands' data, as it arrives
+  NvmmaSharedEncodingAttr aLayout, bLayout;
+};
+
+std::optional<WgmmaPlan> planWgmma(tk::DotOp dot, unsigned numWarps) {
+  if (!isBlockedTensor(dot.getC().getType()) || numWarps % 4 != 0)
+    return std::nullopt;
+  WgmmaPlan plan;
+  plan.a = getOperandData(dot.getA());
+  plan.b = getOperandData(dot.getB());
+  if (!isBlockedTensor(plan.a.getType()) || !isBlockedTensor(plan.b.getType()))
+    return std::nullopt;
+  auto aType = cast<RankedTensorType>(plan.a.getType());
+  auto bType = cast<RankedTensorType>(plan.b.getType());
+  Type element = aType.getElementType();
+  Type acc = cast<RankedTensorType>(dot.getC().getType()).getElementType();
+  bool f16 = (element.isF16() || element.isBF16()) && acc.isF32();
+  bool tf32 = element.isF32() && acc.isF32() &&
+              dot.getPrecision() == tk::DotPrecision::TF32;
+  if (element != bType.getElementType() || (!f16 && !tf32))
+    return std::nullopt;
+
+  int64_t m = aType.getShape()[0], k = aType.getShape()[1],
+          n = bType.getShape()[1];
+  unsigned wM = 4, wN = 1;
+  while (wM * wN < numWarps) {
+    if (16 * wM < m)
+      wM *= 2;
+    else
+      wN *= 2;
+  }
+  unsigned bits = element.getIntOrFloatBitWidth();
+  plan.instrK = 256 / bits;
+  if (m % (16 * wM) != 0 || n % wN != 0 || n / wN < 8 || k % plan.instrK != 0)
+    return std::nullopt;
+  plan.warpsPerCTA = {wM, wN};
+  plan.instrN = unsigned(std::min<int64_t>(256, n / wN));
+
+  // M-contiguous A / N-contiguous B: one instruction reads 64 rows of A,
+  // instrN columns of B along the contiguous dimension.
+  SmallVector<unsigned> aOrder = getLayoutEncoding(aType).getLayoutOrder();
+  SmallVector<unsigned> bOrder = getLayoutEncoding(bType).getLayoutOrder();
+  int64_t bytes = bits / 8;
+  plan.aLayout = getWgmmaOperandSharedEncoding(
+      aType.getShape(), element, aOrder, aOrder[0] == 0 ? 64 * bytes : 0);
+  plan.bLayout = getWgmmaOperandSharedEncoding(
+      bType.getShape(), element, bOrder,
+      bOrder[0] == 1 ? int64_t(plan.instrN) * bytes : 0);
+  if (!plan.aLayout || !plan.bLayout ||
+      !getWgmmaOperandAccess(plan.aLayout, aType.getShape(), 0) ||
+      !getWgmmaOperandAccess(plan.bLayout, bType.getShape(), 1))
+    return std::nullopt;
+  return plan;
+}
+
+/// Rewrites `dot` per `plan`; returns the warp_group_dot.
+WarpGroupDotOp accelerateWgmma(tk::DotOp dot, const WgmmaPlan &plan) {
+  OpBuilder b(dot);
+  Location loc = dot.getLoc();
+  MLIRContext *ctx = dot.getContext();
+  auto mma = MmaEncodingAttr::get(ctx, 3, plan.warpsPerCTA,
+                                  {16, plan.instrN, plan.instrK});
+  auto cType = cast<RankedTensorType>(dot.getC().getType());
+  auto mmaType = withEncoding(cType, mma);
+  auto store = [&](Value x, NvmmaSharedEncodingAttr layout) -> Value {
+    auto type = cast<RankedTensorType>(x.getType());
+    auto memType =
+        MemDescType::get(ctx, type.getShape(), type.getElementType(), layout);
+    return LocalAllocOp::create(b, loc, memType, x);
+  };
+  Value a = store(plan.a, plan.aLayout);
+  Value bOperand = store(plan.b, plan.bLayout);
+  FenceAsyncSharedOp::create(b, loc);
+  Value acc = ConvertLayoutOp::create(b, loc, mmaType, dot.getC());
+  auto result = WarpGroupDotOp::create(b, loc, mmaType, a, bOperand, acc,
+                                       /*isAsync=*/false);
+  Value back = ConvertLayoutOp::create(b, loc, cType, result.getD());
+  dot.getD().replaceAllUsesWith(back);
+  dot.erase();
+  return result;
+}
+
+/// If `acc` (the accumulator operand of the first dot of a chain, in #mma
+/// behind a convert_layout) is an scf.for iter_arg whose yielded value is
+/// the chain's `result` (converted back), makes the loop carry it in #mma.
+void carryAccumulatorInMma(Value acc, Value result) {
+  // acc = dot(.., .., cvt(iterArg)); yield cvt(result) at the same position.
+  auto accCvt = acc.getDefiningOp<ConvertLayoutOp>();
   if (!accCvt)
     return;
   auto iterArg = dyn_cast<BlockArgument>(accCvt.getSrc());
@@ -276,10 +382,10 @@ void carryAccumulatorInMma(tk::DotOp dot) {
   unsigned index = iterArg.getArgNumber() - forOp.getNumInductionVars();
   auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
   auto yieldCvt = yield.getOperand(index).getDefiningOp<ConvertLayoutOp>();
-  if (!yieldCvt || yieldCvt.getSrc() != dot.getD())
+  if (!yieldCvt || yieldCvt.getSrc() != result)
     return;
 
-  Type mmaType = dot.getType();
+  Type mmaType = result.getType();
   Type oldType = iterArg.getType();
   Value loopResult = forOp.getResult(index);
 
@@ -303,7 +409,7 @@ void carryAccumulatorInMma(tk::DotOp dot) {
     for (OpOperand *use : otherUses)
       use->set(old);
   }
-  yield->setOperand(index, dot.getD());
+  yield->setOperand(index, result);
   if (yieldCvt->use_empty())
     yieldCvt.erase();
 
@@ -318,6 +424,8 @@ void carryAccumulatorInMma(tk::DotOp dot) {
 
 struct AccelerateMatmulPass
     : public tkgpu::impl::TkgpuAccelerateMatmulBase<AccelerateMatmulPass> {
+  using TkgpuAccelerateMatmulBase::TkgpuAccelerateMatmulBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (getComputeCapability(getTarget(module)) < 80)
@@ -328,13 +436,26 @@ struct AccelerateMatmulPass
                        "convert-tk-to-tkgpu first)");
       return signalPassFailure();
     }
+    bool hopper = getTarget(module) == "sm_90a" && mmaVersion != 2;
     SmallVector<tk::DotOp> dots;
     module.walk([&](tk::DotOp dot) { dots.push_back(dot); });
     for (tk::DotOp dot : dots) {
+      if (hopper) {
+        if (std::optional<WgmmaPlan> plan = planWgmma(dot, numWarps)) {
+          WarpGroupDotOp result = accelerateWgmma(dot, *plan);
+          carryAccumulatorInMma(result.getC(), result.getD());
+          continue;
+        }
+      }
       std::optional<MmaPlan> plan = planMma(dot, numWarps);
       if (!plan)
         continue;
-      carryAccumulatorInMma(accelerate(dot, *plan));
+      tk::DotOp result = accelerate(dot, *plan);
+      // Through the chain of tf32x3 dots: the first one's accumulator.
+      tk::DotOp first = result;
+      while (auto prev = first.getC().getDefiningOp<tk::DotOp>())
+        first = prev;
+      carryAccumulatorInMma(first.getC(), result.getD());
     }
   }
 };

@@ -27,6 +27,19 @@
 // barrier between the copy and the read would order nothing. (This is what
 // lets the pipeliner's loop run with one barrier per iteration.)
 //
+// wgmma reads shared memory asynchronously: the reads of an async
+// warp_group_dot are in flight (one wgmma group per dot) from its issue
+// until a `warp_group_dot_wait {pendings = n}` retires it (all groups but
+// the n most recent), and only then become ordinary pending reads that a
+// barrier orders. A barrier neither ends an in-flight read nor orders a
+// write after it, so writes are not checked against in-flight reads: the
+// producer of the IR must retire the dot first (the pipeliner refills a
+// slot only after the wait that retires its reader; membar sees a
+// dynamically indexed multi-buffer as one interval, so it could not tell
+// the slots apart anyway). A synchronous warp_group_dot reads like
+// local_load.
+// fence_async_shared touches nothing.
+//
 // The pending set (accesses since the last barrier on some path) flows
 // forward through the structured control flow: an scf.if joins (unions)
 // both branches; scf.for and scf.while iterate their body from the entry
@@ -67,6 +80,20 @@ constexpr SharedInterval kAllSharedMemory{
 using Access = std::tuple<int64_t, int64_t, bool>;
 using Pending = std::set<Access>;
 
+/// Wgmma groups in flight tracked separately; older ones are merged.
+constexpr size_t kMaxTrackedGroups = 8;
+
+/// What flows through the program: the accesses since the last barrier,
+/// and the reads of wgmma groups in flight, the most recent first.
+struct State {
+  Pending pending;
+  std::vector<Pending> inFlight;
+
+  bool operator==(const State &other) const {
+    return pending == other.pending && inFlight == other.inFlight;
+  }
+};
+
 bool conflicts(const Access &a, const Access &b) {
   auto [aStart, aEnd, aWrite] = a;
   auto [bStart, bEnd, bWrite] = b;
@@ -81,7 +108,8 @@ Access makeAccess(std::optional<SharedInterval> interval, bool isWrite) {
 
 SmallVector<Access> getAccesses(Operation *op) {
   SmallVector<Access> accesses;
-  if (isa<AsyncCommitGroupOp, AsyncWaitOp>(op))
+  if (isa<AsyncCommitGroupOp, AsyncWaitOp, FenceAsyncSharedOp,
+          WarpGroupDotWaitOp>(op))
     return accesses; // see the banner
   if (auto scratch = dyn_cast<ScratchOpInterface>(op)) {
     int64_t size = scratch.getScratchSizeInBytes();
@@ -135,57 +163,93 @@ Pending join(Pending a, const Pending &b) {
   return a;
 }
 
+/// Pending sets joined; in-flight groups joined by age (the i-th most
+/// recent group of either path).
+State join(State a, const State &b) {
+  a.pending = join(std::move(a.pending), b.pending);
+  if (a.inFlight.size() < b.inFlight.size())
+    a.inFlight.resize(b.inFlight.size());
+  for (size_t i = 0; i < b.inFlight.size(); ++i)
+    a.inFlight[i] = join(std::move(a.inFlight[i]), b.inFlight[i]);
+  return a;
+}
+
+bool conflictsWithAny(ArrayRef<Access> accesses, const Pending &set) {
+  return llvm::any_of(accesses, [&](const Access &a) {
+    return llvm::any_of(set, [&](const Access &p) { return conflicts(a, p); });
+  });
+}
+
 /// Forward transfer over one block; inserts barriers when `insert`.
 class BarrierPlacer {
 public:
-  Pending transferBlock(Block &block, Pending pending, bool insert) {
+  State transferBlock(Block &block, State state, bool insert) {
     for (Operation &op : llvm::make_early_inc_range(block))
-      pending = transferOp(&op, std::move(pending), insert);
-    return pending;
+      state = transferOp(&op, std::move(state), insert);
+    return state;
   }
 
 private:
-  Pending transferOp(Operation *op, Pending pending, bool insert) {
-    if (isa<BarrierOp>(op))
-      return {};
+  State transferOp(Operation *op, State state, bool insert) {
+    if (isa<BarrierOp>(op)) {
+      state.pending.clear();
+      return state;
+    }
     if (auto forOp = dyn_cast<scf::ForOp>(op))
-      return transferLoop(*forOp.getBody(), std::move(pending), insert);
+      return transferLoop(*forOp.getBody(), std::move(state), insert);
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
-      Pending thenOut =
-          transferBlock(*ifOp.thenBlock(), pending, insert);
-      Pending elseOut = ifOp.getElseRegion().empty()
-                            ? pending
-                            : transferBlock(*ifOp.elseBlock(), pending, insert);
+      State thenOut = transferBlock(*ifOp.thenBlock(), state, insert);
+      State elseOut = ifOp.getElseRegion().empty()
+                          ? state
+                          : transferBlock(*ifOp.elseBlock(), state, insert);
       return join(std::move(thenOut), elseOut);
     }
     if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-      return transferWhile(whileOp, std::move(pending), insert);
+      return transferWhile(whileOp, std::move(state), insert);
+    if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op)) {
+      // Groups older than the `pendings` most recent ones completed.
+      size_t keep = wait.getPendings();
+      while (state.inFlight.size() > keep) {
+        state.pending = join(std::move(state.pending), state.inFlight.back());
+        state.inFlight.pop_back();
+      }
+      return state;
+    }
 
+    // In-flight wgmma reads are not checked: no barrier orders them (see
+    // the banner).
     SmallVector<Access> accesses = getAccesses(op);
-    bool conflict = llvm::any_of(accesses, [&](const Access &a) {
-      return llvm::any_of(pending,
-                          [&](const Access &p) { return conflicts(a, p); });
-    });
+    bool conflict = conflictsWithAny(accesses, state.pending);
     if (conflict) {
       if (insert) {
         OpBuilder builder(op);
         BarrierOp::create(builder, op->getLoc());
       }
-      pending.clear();
+      state.pending.clear();
     }
-    if (!isa<AsyncCopyGlobalToLocalOp>(op))
-      pending.insert(accesses.begin(), accesses.end());
+    auto dot = dyn_cast<WarpGroupDotOp>(op);
+    if (dot && dot.getIsAsync()) {
+      state.inFlight.insert(state.inFlight.begin(),
+                            Pending(accesses.begin(), accesses.end()));
+      if (state.inFlight.size() > kMaxTrackedGroups) {
+        Pending oldest = std::move(state.inFlight.back());
+        state.inFlight.pop_back();
+        state.inFlight.back() = join(std::move(state.inFlight.back()), oldest);
+      }
+    } else if (!isa<AsyncCopyGlobalToLocalOp>(op)) {
+      state.pending.insert(accesses.begin(), accesses.end());
+    }
     if (isa<AsyncWaitOp>(op))
-      pending.insert(makeAccess(std::nullopt, /*isWrite=*/true));
-    return pending;
+      state.pending.insert(makeAccess(std::nullopt, /*isWrite=*/true));
+    return state;
   }
 
   /// The body runs zero or more times: its entry state is the fixed point
   /// of in ∪ out(entry).
-  Pending transferLoop(Block &body, Pending in, bool insert) {
-    Pending entry = std::move(in);
+  State transferLoop(Block &body, State in, bool insert) {
+    State entry = std::move(in);
     while (true) {
-      Pending next = join(entry, transferBlock(body, entry, false));
+      State next = join(entry, transferBlock(body, entry, false));
       if (next == entry)
         break;
       entry = std::move(next);
@@ -196,19 +260,19 @@ private:
   }
 
   /// before; (after; before)*: the exit is the state after `before`.
-  Pending transferWhile(scf::WhileOp whileOp, Pending in, bool insert) {
+  State transferWhile(scf::WhileOp whileOp, State in, bool insert) {
     Block &before = *whileOp.getBeforeBody();
     Block &after = *whileOp.getAfterBody();
-    Pending entry = std::move(in);
+    State entry = std::move(in);
     while (true) {
-      Pending afterOut =
+      State afterOut =
           transferBlock(after, transferBlock(before, entry, false), false);
-      Pending next = join(entry, afterOut);
+      State next = join(entry, afterOut);
       if (next == entry)
         break;
       entry = std::move(next);
     }
-    Pending exit = transferBlock(before, entry, insert);
+    State exit = transferBlock(before, entry, insert);
     if (insert)
       transferBlock(after, exit, true);
     return exit;
@@ -223,9 +287,9 @@ struct MembarPass : public tkgpu::impl::TkgpuMembarBase<MembarPass> {
       for (Block &block : body) {
         // Blocks other than the entry (unstructured control flow) may
         // follow any access.
-        Pending in;
+        State in;
         if (!block.isEntryBlock())
-          in.insert(makeAccess(std::nullopt, true));
+          in.pending.insert(makeAccess(std::nullopt, true));
         placer.transferBlock(block, std::move(in), /*insert=*/true);
       }
     }

@@ -133,7 +133,7 @@ def TkgpuMembar : Pass<"tkgpu-membar", "::mlir::ModuleOp"> {
 
 def TkgpuAccelerateMatmul
     : Pass<"tkgpu-accelerate-matmul", "::mlir::ModuleOp"> {
-  let summary = "Put tk.dot on mma.sync tensor cores (sm_80+)";
+  let summary = "Put tk.dot on tensor cores (mma.sync on sm_80+, wgmma on sm_90a)";
   let description = [{
     On targets sm_80 and newer, a tk.dot with blocked operands (f16/bf16
     with an f32 accumulator, f32 with precision tf32 or tf32x3, i8 with an
@@ -142,8 +142,16 @@ def TkgpuAccelerateMatmul
     layout, local_load into #tkgpu.dot_operand. tf32x3 becomes three tf32
     dots on split operands. A loop-carried accumulator is carried in #mma.
     Other dots (ieee, f64, f16 accumulators, too small) are left as they
-    are.
+    are. On sm_90a, dots whose shapes fit wgmma (f16/bf16, tf32 with
+    K-contiguous operands; M a multiple of 64 per warp group, N at least 8
+    per warp group) become tkgpu.warp_group_dot (#mma version 3) with both
+    operands in #tkgpu.nvmma_shared buffers; `mma-version=2` keeps the
+    mma.sync path there.
   }];
+  let options = [
+    Option<"mmaVersion", "mma-version", "unsigned", "0",
+           "0: the best the target has; 2: mma.sync even on sm_90a">,
+  ];
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect"];

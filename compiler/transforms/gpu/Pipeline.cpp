@@ -55,6 +55,23 @@
 // twice (for i in the consume stage when it uses them, and for the fetched
 // iteration).
 //
+// wgmma (warp_group_dot readers, accelerate-matmul's Hopper form). The
+// dots read the slots themselves, asynchronously: a slot may be refilled
+// only after the wgmma reading it completed in every warp group. The dots
+// become async, each followed by `warp_group_dot_wait {pendings = P}`:
+// with S >= 3 and dot results that only feed their own accumulator in the
+// next iteration, P = 1 (the dot of iteration i runs on while iteration i
+// waits for the next tile and issues its copies) and the fetch at the end
+// of iteration i is of i + S - 1, into slot (i - 1) % S, read by the dot
+// of i - 1, which the dot wait of iteration i retired before the barrier;
+// otherwise P = 0 and the fetch is of i + S as above. With D the distance
+// (S or S - 1), the prologue fetches D - 1 iterations and the waits leave
+// D - 2 groups pending. After the loop, `warp_group_dot_wait {0}`
+// completes the last dot before its result is used and the buffers die.
+// cp.async writes through the generic proxy and wgmma reads through the
+// async proxy, so a `fence_async_shared` follows each async_wait (before
+// membar's barrier).
+//
 // Why not MLIR's scf::pipelineForLoop: its expansion carries every value
 // that crosses stages as extra iter_args (here: a second set of pointer
 // tensors, tens of registers per thread) and predicates with scf.if or
@@ -99,6 +116,13 @@ struct PipelinedLoad {
 struct LoopPlan {
   scf::ForOp loop;
   unsigned numStages = 1;
+  /// The tiles feed warp_group_dots (wgmma reads the slots itself).
+  bool wgmma = false;
+  /// wgmma groups left in flight at the end of an iteration (0 or 1).
+  unsigned dotPendings = 0;
+  /// Iterations the fetch at the end of the body runs ahead: S, or S - 1
+  /// when a wgmma stays in flight (it still reads the slot just used).
+  unsigned distance = 1;
   SmallVector<PipelinedLoad> loads;
   /// The fetch stage: ops of the body (in body order) computing the loads'
   /// pointers and masks and the next values of the fetch iter_args.
@@ -122,8 +146,30 @@ bool hasWideEnoughPieces(const tk::AxisInfoAnalysis &axisInfo,
   return width * pointee.getIntOrFloatBitWidth() >= 32;
 }
 
+/// Whether the readers of `alloc` are local_loads feeding tk.dots (the
+/// mma.sync form) or, with `wgmma`, warp_group_dots reading it as an
+/// operand.
+bool hasDotReaders(LocalAllocOp alloc, bool wgmma) {
+  for (OpOperand &use : alloc->getUses()) {
+    Operation *reader = use.getOwner();
+    if (wgmma) {
+      auto dot = dyn_cast<WarpGroupDotOp>(reader);
+      if (!dot || &use == &dot.getCMutable())
+        return false;
+      continue;
+    }
+    if (!isa<LocalLoadOp>(reader) || reader->use_empty())
+      return false;
+    for (Operation *consumer : reader->getUsers())
+      if (!isa<tk::DotOp>(consumer))
+        return false;
+  }
+  return true;
+}
+
 /// The convert_layout/local_alloc chain of `load` if it has contract 1's
-/// form (read only by local_loads that feed dots); nullopt otherwise.
+/// form (read only by local_loads that feed dots, or by warp_group_dots);
+/// nullopt otherwise.
 std::optional<PipelinedLoad> matchOperandLoad(tk::LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getPtr().getType());
   if (!type || !getLayoutEncoding(type) || !load->hasOneUse())
@@ -138,16 +184,12 @@ std::optional<PipelinedLoad> matchOperandLoad(tk::LoadOp load) {
   }
   match.alloc = dyn_cast<LocalAllocOp>(user);
   if (!match.alloc || match.alloc->getBlock() != load->getBlock() ||
-      !isa<SharedEncodingAttr>(match.alloc.getType().getEncoding()) ||
+      !addLeadingBufferDim(match.alloc.getType().getEncoding()) ||
       match.alloc->use_empty())
     return std::nullopt;
-  for (Operation *reader : match.alloc->getUsers()) {
-    if (!isa<LocalLoadOp>(reader) || reader->use_empty())
-      return std::nullopt;
-    for (Operation *consumer : reader->getUsers())
-      if (!isa<tk::DotOp>(consumer))
-        return std::nullopt;
-  }
+  if (!hasDotReaders(match.alloc, /*wgmma=*/false) &&
+      !hasDotReaders(match.alloc, /*wgmma=*/true))
+    return std::nullopt;
   return match;
 }
 
@@ -232,6 +274,23 @@ LogicalResult collectFetchStage(LoopPlan &plan) {
   return success();
 }
 
+/// Whether every warp_group_dot of the body may still run when the
+/// iteration ends: its result only goes back, through the yield, into the
+/// accumulator of the same dot in the next iteration (and out of the loop,
+/// where a wait follows). Anything else reading it would need it complete.
+bool canKeepDotsInFlight(scf::ForOp loop) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto dot : loop.getBody()->getOps<WarpGroupDotOp>()) {
+    if (!dot->hasOneUse() || *dot->user_begin() != yield.getOperation())
+      return false;
+    unsigned index = dot->use_begin()->getOperandNumber();
+    Value iterArg = loop.getRegionIterArg(index);
+    if (!iterArg.hasOneUse() || dot.getC() != iterArg)
+      return false;
+  }
+  return true;
+}
+
 /// The plan for `loop`, or nullopt when it is left alone.
 std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
                                  const tk::AxisInfoAnalysis &axisInfo) {
@@ -262,6 +321,15 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
   }
   if (plan.loads.empty() || failed(collectFetchStage(plan)))
     return std::nullopt;
+  plan.wgmma = hasDotReaders(plan.loads.front().alloc, /*wgmma=*/true);
+  for (PipelinedLoad &pipelined : plan.loads)
+    if (hasDotReaders(pipelined.alloc, /*wgmma=*/true) != plan.wgmma)
+      return std::nullopt;
+  plan.distance = numStages;
+  if (plan.wgmma && numStages >= 3 && canKeepDotsInFlight(loop)) {
+    plan.dotPendings = 1;
+    plan.distance = numStages - 1;
+  }
   return plan;
 }
 
@@ -317,18 +385,10 @@ SmallVector<Value> emitFetch(OpBuilder &b, const LoopPlan &plan, Value iv,
 /// The multi-buffer type of `tile`: `numStages` copies along a new leading
 /// dimension, which is the slowest in the shared layout.
 MemDescType getMultiBufferType(MemDescType tile, unsigned numStages) {
-  auto layout = cast<SharedEncodingAttr>(tile.getEncoding());
-  SmallVector<unsigned> order;
-  for (unsigned d : layout.getOrder())
-    order.push_back(d + 1);
-  order.push_back(0);
-  auto multiLayout = SharedEncodingAttr::get(
-      tile.getContext(), layout.getVec(), layout.getPerPhase(),
-      layout.getMaxPhase(), order);
   SmallVector<int64_t> shape{static_cast<int64_t>(numStages)};
   llvm::append_range(shape, tile.getShape());
   return MemDescType::get(tile.getContext(), shape, tile.getElementType(),
-                          multiLayout);
+                          addLeadingBufferDim(tile.getEncoding()));
 }
 
 /// `index + 1` wrapped to 0 at `numStages`.
@@ -344,9 +404,21 @@ Value emitNextSlot(OpBuilder &b, Location loc, Value index,
                                  createIntConstant(b, loc, i32, 0), next);
 }
 
+/// Waits until this iteration's landed copies may be read: at most
+/// `pending` groups in flight, and for wgmma (which reads through the
+/// async proxy) a fence of this thread's landed copies, before the barrier
+/// membar places ahead of the next copies.
+void emitLandedWait(OpBuilder &b, Location loc, const LoopPlan &plan,
+                    unsigned pending) {
+  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(pending));
+  if (plan.wgmma)
+    FenceAsyncSharedOp::create(b, loc);
+}
+
 void rewriteLoop(LoopPlan &plan) {
   scf::ForOp loop = plan.loop;
   unsigned numStages = plan.numStages;
+  unsigned distance = plan.distance;
   Location loc = loop.getLoc();
   Type ivType = loop.getInductionVar().getType();
   Type i32 = IntegerType::get(loop.getContext(), 32);
@@ -357,11 +429,11 @@ void rewriteLoop(LoopPlan &plan) {
         b, pipelined.load.getLoc(),
         getMultiBufferType(pipelined.alloc.getType(), numStages), Value());
 
-  // Prologue: iterations 0 .. S-2 into slots 0 .. S-2.
+  // Prologue: iterations 0 .. D-2 into slots 0 .. D-2 (D = distance).
   SmallVector<Value> fetchValues;
   for (unsigned number : plan.fetchArgs)
     fetchValues.push_back(loop.getInitArgs()[number]);
-  for (unsigned stage = 0; stage + 1 < numStages; ++stage) {
+  auto emitPrologueFetch = [&](unsigned stage) {
     Value iv = loop.getLowerBound();
     if (stage > 0)
       iv = arith::AddIOp::create(
@@ -370,24 +442,23 @@ void rewriteLoop(LoopPlan &plan) {
                                 createIntConstant(b, loc, ivType, stage)));
     fetchValues = emitFetch(b, plan, iv, fetchValues,
                             createIntConstant(b, loc, i32, stage));
-  }
-
+  };
+  for (unsigned stage = 0; stage + 1 < distance; ++stage)
+    emitPrologueFetch(stage);
   // Iteration 0's tiles have landed (for this thread; membar adds the
-  // barrier for the others); then the fetch of iteration S-1 into the last
-  // free slot.
-  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(numStages - 2));
-  Value lastIv = arith::AddIOp::create(
-      b, loc, loop.getLowerBound(),
-      arith::MulIOp::create(b, loc, loop.getStep(),
-                            createIntConstant(b, loc, ivType, numStages - 1)));
-  fetchValues = emitFetch(b, plan, lastIv, fetchValues,
-                          createIntConstant(b, loc, i32, numStages - 1));
+  // barrier for the others); then the fetch of iteration D-1.
+  emitLandedWait(b, loc, plan, distance - 2);
+  emitPrologueFetch(distance - 1);
 
-  // The loop carries the fetched iteration's pointers and the slot.
+  // The loop carries the fetched iteration's pointers and the slot read,
+  // plus the slot written when that is another one (a wgmma in flight).
+  bool ownInsertSlot = distance % numStages != 0;
   SmallVector<Value> inits(loop.getInitArgs());
   for (auto [number, value] : llvm::zip_equal(plan.fetchArgs, fetchValues))
     inits[number] = value;
-  inits.push_back(createIntConstant(b, loc, i32, 0)); // slot
+  inits.push_back(createIntConstant(b, loc, i32, 0)); // slot read
+  if (ownInsertSlot)
+    inits.push_back(createIntConstant(b, loc, i32, distance % numStages));
   auto newLoop = scf::ForOp::create(
       b, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(),
       inits, nullptr, loop.getUnsignedCmp());
@@ -399,6 +470,8 @@ void rewriteLoop(LoopPlan &plan) {
     newBody->back().erase();
   unsigned numIterArgs = loop.getNumRegionIterArgs();
   Value slot = newLoop.getRegionIterArg(numIterArgs);
+  Value insertSlot =
+      ownInsertSlot ? newLoop.getRegionIterArg(numIterArgs + 1) : slot;
 
   b.setInsertionPointToStart(newBody);
   IRMapping map;
@@ -419,23 +492,49 @@ void rewriteLoop(LoopPlan &plan) {
       removed.insert(pipelined.convert);
   }
   Block *body = loop.getBody();
-  for (Operation &op : body->without_terminator())
-    if (!removed.contains(&op) && !plan.aheadOnly.contains(&op))
-      b.clone(op, map);
+  // A fence that only ordered the stores of replaced local_allocs before
+  // the wgmma is covered by the fence after the wait.
+  bool storesSinceFence = false;
+  for (Operation &op : body->without_terminator()) {
+    if (removed.contains(&op) || plan.aheadOnly.contains(&op))
+      continue;
+    if (isa<FenceAsyncSharedOp>(op) && plan.wgmma && !storesSinceFence)
+      continue;
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      storesSinceFence |= bool(alloc.getSrc());
+    if (isa<LocalStoreOp>(op))
+      storesSinceFence = true;
+    if (isa<FenceAsyncSharedOp>(op))
+      storesSinceFence = false;
+    Operation *clone = b.clone(op, map);
+    // The dots run asynchronously; a wait right after each keeps at most
+    // dotPendings of them in flight when the iteration ends.
+    if (auto dot = dyn_cast<WarpGroupDotOp>(clone)) {
+      dot.setIsAsync(true);
+      auto wait = WarpGroupDotWaitOp::create(
+          b, dot.getLoc(), TypeRange{dot.getType()}, ValueRange{dot.getD()},
+          b.getI32IntegerAttr(plan.dotPendings));
+      map.map(cast<WarpGroupDotOp>(op).getD(), wait.getResult(0));
+    }
+  }
 
   // Then the wait for the next iteration's tiles and the fetch of
-  // iteration i + S into the slot just read. The barrier membar puts after
-  // the wait orders this iteration's reads before the overwrite and the
-  // landed copies before the next iteration's reads: one per iteration.
-  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(numStages - 2));
+  // iteration i + D into the slot no dot reads any more (the one just read,
+  // or with a wgmma in flight the one before). The barrier membar puts
+  // after the wait orders the reads of that slot before its overwrite and
+  // the landed copies before the next iteration's reads: one per
+  // iteration. At the wait, D + i groups are committed and group i + 1
+  // must be complete: D - 2 may stay pending.
+  emitLandedWait(b, loc, plan, distance - 2);
   Value aheadIv = arith::AddIOp::create(
       b, loc, newLoop.getInductionVar(),
       arith::MulIOp::create(b, loc, loop.getStep(),
-                            createIntConstant(b, loc, ivType, numStages)));
+                            createIntConstant(b, loc, ivType, distance)));
   SmallVector<Value> carried;
   for (unsigned number : plan.fetchArgs)
     carried.push_back(newLoop.getRegionIterArg(number));
-  SmallVector<Value> fetched = emitFetch(b, plan, aheadIv, carried, slot);
+  SmallVector<Value> fetched =
+      emitFetch(b, plan, aheadIv, carried, insertSlot);
 
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   SmallVector<Value> yields;
@@ -444,6 +543,8 @@ void rewriteLoop(LoopPlan &plan) {
   for (auto [number, value] : llvm::zip_equal(plan.fetchArgs, fetched))
     yields[number] = value;
   yields.push_back(emitNextSlot(b, loc, slot, numStages));
+  if (ownInsertSlot)
+    yields.push_back(emitNextSlot(b, loc, insertSlot, numStages));
   scf::YieldOp::create(b, yield.getLoc(), yields);
 
   // Address computations of the consume stage that only fed the loads.
@@ -451,14 +552,31 @@ void rewriteLoop(LoopPlan &plan) {
     if (isOpTriviallyDead(&op))
       op.erase();
 
-  // Epilogue: no copy may be in flight when the buffers die.
+  // Epilogue: no copy (and no wgmma reading a slot) may be in flight when
+  // the buffers die; the dots still running complete before their results
+  // are used.
   b.setInsertionPointAfter(newLoop);
+  SmallVector<Value> results(newLoop.getResults().take_front(numIterArgs));
+  if (plan.dotPendings > 0) {
+    SmallVector<Value> inFlight;
+    SmallVector<unsigned> numbers;
+    for (unsigned number = 0; number < numIterArgs; ++number)
+      if (yields[number].getDefiningOp<WarpGroupDotWaitOp>()) {
+        inFlight.push_back(results[number]);
+        numbers.push_back(number);
+      }
+    auto wait = WarpGroupDotWaitOp::create(
+        b, loc, ValueRange(inFlight).getTypes(), inFlight,
+        b.getI32IntegerAttr(0));
+    for (auto [i, number] : llvm::enumerate(numbers))
+      results[number] = wait.getResult(i);
+  }
   AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
   for (PipelinedLoad &pipelined : plan.loads)
     LocalDeallocOp::create(b, loc, pipelined.buffers);
 
   for (unsigned number = 0; number < numIterArgs; ++number)
-    loop.getResult(number).replaceAllUsesWith(newLoop.getResult(number));
+    loop.getResult(number).replaceAllUsesWith(results[number]);
   loop.erase();
 }
 

@@ -31,6 +31,8 @@ enum class ScalarKind : uint8_t {
   BF16,
   F32,
   F64,
+  F8E4M3, // fp8 e4m3 (Triton's float8e4nv), one byte
+  F8E5M2, // fp8 e5m2 (float8e5), one byte
 };
 
 /// The language's name: "i1", "bf16", ...

@@ -1,4 +1,6 @@
-// RUN: tk-opt %s -split-input-file -allow-unregistered-dialect -tkgpu-accelerate-matmul -tkgpu-remove-layout-conversions -canonicalize -cse | FileCheck %s
+// RUN: tk-opt %s -split-input-file -allow-unregistered-dialect -tkgpu-accelerate-matmul=mma-version=2 -tkgpu-remove-layout-conversions -canonicalize -cse | FileCheck %s
+// mma.sync (v2); mma-version=2 keeps it on sm_90a too (wgmma:
+// accelerate-matmul-wgmma.mlir).
 
 #la = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #lb = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>

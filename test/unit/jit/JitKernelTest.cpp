@@ -33,14 +33,35 @@ static thread_local size_t allocationCount = 0;
 // GCC cannot see that new and delete here are a matching pair.
 #pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
-void *operator new(size_t size) {
+// Every unaligned form is replaced, so that no allocation made by the
+// runtime's own (or a sanitizer's) operator new is freed by this file's
+// delete: std::stable_sort, for one, takes its buffer with the nothrow form.
+static void *countedAllocation(size_t size) noexcept {
   ++allocationCount;
-  if (void *p = std::malloc(size ? size : 1))
+  return std::malloc(size ? size : 1);
+}
+void *operator new(size_t size) {
+  if (void *p = countedAllocation(size))
     return p;
   throw std::bad_alloc();
 }
+void *operator new[](size_t size) { return operator new(size); }
+void *operator new(size_t size, const std::nothrow_t &) noexcept {
+  return countedAllocation(size);
+}
+void *operator new[](size_t size, const std::nothrow_t &) noexcept {
+  return countedAllocation(size);
+}
 void operator delete(void *p) noexcept { std::free(p); }
 void operator delete(void *p, size_t) noexcept { std::free(p); }
+void operator delete[](void *p) noexcept { std::free(p); }
+void operator delete[](void *p, size_t) noexcept { std::free(p); }
+void operator delete(void *p, const std::nothrow_t &) noexcept {
+  std::free(p);
+}
+void operator delete[](void *p, const std::nothrow_t &) noexcept {
+  std::free(p);
+}
 
 namespace {
 

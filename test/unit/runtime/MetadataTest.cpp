@@ -173,12 +173,12 @@ TEST(Metadata, Version) {
 TEST(Metadata, Arguments) {
   EXPECT_EQ(errorOf(edited("\"type\": \"i32\"", "\"type\": \"f33\"")),
             "k.json: argument 2 ('n_cols'): unknown type 'f33' (expected i1, "
-            "i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, or a "
-            "pointer *T to one of them)");
+            "i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, "
+            "f8e4m3, f8e5m2, or a pointer *T to one of them)");
   EXPECT_EQ(errorOf(edited("\"type\": \"i32\"", "\"type\": \"**i32\"")),
             "k.json: argument 2 ('n_cols'): unknown type '**i32' (expected "
             "i1, i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f32, f64, "
-            "or a pointer *T to one of them)");
+            "f8e4m3, f8e5m2, or a pointer *T to one of them)");
   EXPECT_EQ(errorOf(edited("\"type\": \"i32\", \"spec\": \"none\"",
                            "\"type\": \"i32\", \"spec\": \"div8\"")),
             "k.json: argument 2 ('n_cols'): unknown spec 'div8' (expected "

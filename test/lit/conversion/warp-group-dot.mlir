@@ -1,0 +1,128 @@
+// RUN: tk-opt %s -split-input-file -verify-diagnostics -convert-tkgpu-to-llvm -canonicalize -cse | FileCheck %s
+// warp_group_dot -> nvvm.wgmma.fence / mma_async / commit / wait;
+// warp_group_dot_wait -> nvvm.wgmma.wait.group plus the accumulator
+// registers tied through an empty asm; fence_async_shared ->
+// nvvm.fence.proxy async.shared::cta.
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+
+// f16 128x128x64 on one warp group: 2 blocks along M x 4 K steps = 8
+// m64n128k16. Descriptors: A (K-major, 128-byte swizzle): LBO 1 (16 B),
+// SBO 64 (1024 B), mode 1: 2^62 + 64 * 2^32 + 2^16 = 4611686293305360384;
+// B (64x128, N-major: two 128-byte chunks of 64 K rows): LBO 8192 B = 512,
+// SBO 1024 B: 2^62 + 64 * 2^32 + 512 * 2^16 = 4611686293338849280. Steps
+// (in 16-byte units): A +2 per k16 (32 B inside the swizzled row), +512
+// for the second 64 rows; B +128 per k16 (16 K rows of 128 B). The buffer
+// is aligned to 1024 bytes, so is tk_smem.
+// CHECK: llvm.mlir.global external @tk_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
+// CHECK-LABEL: llvm.func internal @f16
+// CHECK-DAG: %[[BASEA:.*]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
+// CHECK-DAG: %[[BASEB:.*]] = llvm.mlir.constant(4611686293338849280 : i64) : i64
+// CHECK-DAG: %[[K16B:.*]] = llvm.mlir.constant(128 : i64) : i64
+// CHECK-DAG: %[[K16A:.*]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK-DAG: %[[M64A:.*]] = llvm.mlir.constant(512 : i64) : i64
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK: %[[ADDR:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
+// CHECK: %[[START:.*]] = llvm.lshr %[[ADDR]], %{{.*}} : i64
+// CHECK: %[[DA:.*]] = llvm.or %[[START]], %[[BASEA]] : i64
+// CHECK: %[[DB:.*]] = llvm.or %[[START]], %[[BASEB]] : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-NOT: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async %[[DA]], %[[DB]], %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// CHECK: %[[DA1:.*]] = llvm.add %[[DA]], %[[K16A]] : i64
+// CHECK: %[[DB1:.*]] = llvm.add %[[DB]], %[[K16B]] : i64
+// CHECK: nvvm.wgmma.mma_async %[[DA1]], %[[DB1]],
+// CHECK-COUNT-2: nvvm.wgmma.mma_async
+// CHECK: %[[DA4:.*]] = llvm.add %[[DA]], %[[M64A]] : i64
+// CHECK: nvvm.wgmma.mma_async %[[DA4]], %[[DB]],
+// CHECK-COUNT-3: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "", "=f,=f,{{.*}},0,1,2,{{.*}},127"
+// CHECK-NOT: nvvm.wgmma.wait.group.sync.aligned
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @f16(%c: tensor<128x128xf32, #mma>) -> tensor<128x128xf32, #mma> {
+    %ma = tkgpu.local_alloc !tkgpu.memdesc<128x64xf16, #sa>
+    %mb = tkgpu.local_alloc !tkgpu.memdesc<64x128xf16, #sa>
+    tkgpu.fence_async_shared
+    %d = tkgpu.warp_group_dot %ma, %mb, %c {isAsync} : !tkgpu.memdesc<128x64xf16, #sa> * !tkgpu.memdesc<64x128xf16, #sa> -> tensor<128x128xf32, #mma>
+    %w = tkgpu.warp_group_dot_wait %d {pendings = 1 : i32} : tensor<128x128xf32, #mma>
+    return %w : tensor<128x128xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 8]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 32, order = [1, 0]}>
+#sb = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 32, order = [0, 1]}>
+
+// tf32, 128x64x16 on two warp groups ([8, 1]): each group one m64n64k8
+// block, 2 K steps; warp group 1 (warp bit 2) starts 64 rows of 64 bytes
+// = 4096 bytes further into A. A and B K-major (B: order [0, 1]), 64-byte
+// swizzle.
+// Synchronous: the op waits for its own group.
+// CHECK-LABEL: llvm.func internal @tf32
+// CHECK-DAG: %[[ROWS:.*]] = llvm.mlir.constant(4096 : i64) : i64
+// CHECK: %[[BIT:.*]] = llvm.and %{{.*}}, %{{.*}} : i64
+// CHECK: llvm.mul %[[BIT]], %[[ROWS]] : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @tf32(%c: tensor<128x64xf32, #mma>) -> tensor<128x64xf32, #mma> {
+    %ma = tkgpu.local_alloc !tkgpu.memdesc<128x16xf32, #sa>
+    %mb = tkgpu.local_alloc !tkgpu.memdesc<16x64xf32, #sb>
+    %d = tkgpu.warp_group_dot %ma, %mb, %c : !tkgpu.memdesc<128x16xf32, #sa> * !tkgpu.memdesc<16x64xf32, #sb> -> tensor<128x64xf32, #mma>
+    return %d : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#sb = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+
+// A in registers, f16 64x32 x 32x64: 2 K steps of the register-A form
+// (inline PTX: {32 accumulators}, {4 f16x2 words of A}, B's descriptor,
+// scale-d, imm-scale-a, imm-scale-b, imm-trans-b = 1 for N-major B), the
+// second one's B descriptor 16 K rows (128 in 16-byte units) further.
+// CHECK-LABEL: llvm.func internal @register_a
+// CHECK: %[[B0:.*]] = llvm.or %{{.*}}, %{{.*}} : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "=f,{{.*}},=f,0,1,{{.*}},31,r,r,r,r,l,r"
+// CHECK-SAME: %[[B0]]
+// CHECK: %[[B1:.*]] = llvm.add %[[B0]], %{{.*}} : i64
+// CHECK: llvm.inline_asm {{.*}}wgmma.mma_async{{.*}} %[[B1]]
+// CHECK-NOT: wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @register_a(%a: tensor<64x32xf16, #oa>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %mb = tkgpu.local_alloc !tkgpu.memdesc<32x64xf16, #sb>
+    %d = tkgpu.warp_group_dot %a, %mb, %c : tensor<64x32xf16, #oa> * !tkgpu.memdesc<32x64xf16, #sb> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 8]}>
+#oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 1}>
+#sb = #tkgpu.nvmma_shared<{swizzle = 32, elementBitWidth = 32, order = [0, 1]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @register_a_tf32(%a: tensor<64x8xf32, #oa>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %mb = tkgpu.local_alloc !tkgpu.memdesc<8x64xf32, #sb>
+    // A located error (the conversion then reports the op it could not
+    // lower).
+    // expected-error @+2 {{warp_group_dot: A in registers needs f16 or bf16, got 'f32'}}
+    // expected-error @+1 {{failed to legalize operation 'tkgpu.warp_group_dot'}}
+    %d = tkgpu.warp_group_dot %a, %mb, %c : tensor<64x8xf32, #oa> * !tkgpu.memdesc<8x64xf32, #sb> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}

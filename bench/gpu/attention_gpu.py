@@ -136,27 +136,38 @@ def main():
     kdir, out = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv
     torch.manual_seed(0)
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")  # makes the primary context current
     results, failed = [], 0
     for path in sorted(glob.glob(os.path.join(kdir, "attn_*.cubin"))):
-        kern = Kernel(path)
-        row = {"name": kern.name, "checks": []}
-        shapes = [(1, 1, 1024), (1, 1, 1008), (2, 64, 1008), (4, 32, 1024), (4, 32, 4096), (1, 1, 16384)]
-        if kern.any_n:
-            shapes += [(1, 1, 1000), (1, 128, 1000), (2, 4, 4095)]
-        for Z, H, N in shapes:
-            ok, err, m_err = check_case(kern, Z, H, N)
-            failed += not ok
-            row["checks"].append({"Z": Z, "H": H, "N": N, "rel_err": err, "m_rel_err": m_err, "ok": ok})
-            print(f"{kern.name:28s} Z={Z} H={H} N={N}: err {err:.2e} m {m_err:.2e} {'ok' if ok else 'FAIL'}")
-        for N in ([] if kern.any_n else [4096] + ([] if quick else [16384])):
-            ms, tflops = time_case(kern, 4, 32, N)
-            row[f"N{N}"] = {"ms": ms, "tflops": tflops}
-            print(f"{kern.name:24s} Z=4 H=32 N={N}: {ms:.3f} ms {tflops:.1f} TFLOP/s")
-        results.append(row)
+        try:
+            run_kernel(path, quick, results)
+        except Exception as error:  # reported, and the others still run
+            failed += 1
+            print(f"{os.path.basename(path)}: FAIL ({error})")
+            results.append({"name": os.path.basename(path), "error": str(error)})
+        failed += sum(not c["ok"] for c in results[-1].get("checks", []))
     os.makedirs(out, exist_ok=True)
     json.dump(results, open(os.path.join(out, "attention.json"), "w"), indent=1)
     print("FAILED" if failed else "all checks passed", f"({failed} failures)")
     sys.exit(1 if failed else 0)
+
+
+def run_kernel(path, quick, results):
+    kern = Kernel(path)
+    row = {"name": kern.name, "checks": []}
+    shapes = [(1, 1, 1024), (1, 1, 1008), (2, 64, 1008), (4, 32, 1024), (4, 32, 4096), (1, 1, 16384)]
+    if kern.any_n:
+        shapes += [(1, 1, 1000), (1, 128, 1000), (2, 4, 4095)]
+    for Z, H, N in shapes:
+        ok, err, m_err = check_case(kern, Z, H, N)
+        row["checks"].append({"Z": Z, "H": H, "N": N, "rel_err": err, "m_rel_err": m_err, "ok": ok})
+        print(f"{kern.name:28s} Z={Z} H={H} N={N}: err {err:.2e} m {m_err:.2e} {'ok' if ok else 'FAIL'}")
+    for N in ([] if kern.any_n else [4096] + ([] if quick else [16384])):
+        ms, tflops = time_case(kern, 4, 32, N)
+        row[f"N{N}"] = {"ms": ms, "tflops": tflops}
+        print(f"{kern.name:24s} Z=4 H=32 N={N}: {ms:.3f} ms {tflops:.1f} TFLOP/s")
+    results.append(row)
 
 
 if __name__ == "__main__":

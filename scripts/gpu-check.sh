@@ -85,6 +85,14 @@ if [ -f test/triton-compat/builtins/check.py ]; then
   grep '^FAIL' "$OUT/triton-compat-builtins.log" | head -5
 fi
 
+# 3a''. The combine-function ports (tl.reduce / tl.associative_scan).
+if [ -f test/triton-compat/combine/check.py ]; then
+  timeout 300 python3 test/triton-compat/combine/check.py --bin "$C/bin" --gpu \
+    >"$OUT/triton-compat-combine.log" 2>&1
+  note "triton-compat combine on the GPU: $(grep -c '^ok' "$OUT/triton-compat-combine.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat-combine.log") FAIL"
+  grep '^FAIL' "$OUT/triton-compat-combine.log" | head -5
+fi
+
 # 3b. compute-sanitizer over the example programs (TK_GPU_SANITIZE=1).
 if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -f scripts/gpu-sanitize.sh ]; then
   timeout 300 bash scripts/gpu-sanitize.sh "$C" "$C/kernels/examples" >"$OUT/gpu-sanitize.log" 2>&1

@@ -236,18 +236,56 @@ int64_t tkgpu::getConversionScratchBytes(const LinearLayout &from,
                           elementBytes);
 }
 
+ScratchPlanes tkgpu::getScratchPlanes(ArrayRef<int64_t> sizes) {
+  ScratchPlanes planes;
+  for (int64_t size : sizes) {
+    planes.offsets.push_back(planes.bytes);
+    planes.bytes = llvm::alignTo(planes.bytes + size, 16);
+  }
+  // The last plane needs no padding after it.
+  if (!sizes.empty())
+    planes.bytes = planes.offsets.back() + sizes.back();
+  return planes;
+}
+
 // ReduceConversion::combineAcrossWarps (ReduceOpToLlvm.cpp).
-ReduceWarpScratch tkgpu::getReduceWarpScratch(int64_t numWarpsAlongAxis,
-                                              int64_t numSliceElements,
-                                              unsigned elementBytes,
-                                              bool isArg) {
-  ReduceWarpScratch scratch;
-  int64_t valueBytes = numWarpsAlongAxis * numSliceElements * elementBytes;
-  scratch.indexOffset = llvm::alignTo(valueBytes, 16);
-  scratch.bytes = isArg ? scratch.indexOffset +
-                              numWarpsAlongAxis * numSliceElements * 4
-                        : valueBytes;
-  return scratch;
+ScratchPlanes tkgpu::getReduceWarpScratch(int64_t numWarpsAlongAxis,
+                                          int64_t numSliceElements,
+                                          ArrayRef<unsigned> elementBytes) {
+  SmallVector<int64_t> sizes;
+  for (unsigned bytes : elementBytes)
+    sizes.push_back(numWarpsAlongAxis * numSliceElements * bytes);
+  return getScratchPlanes(sizes);
+}
+
+SmallVector<Type> tkgpu::getReduceCarriedTypes(Operation *op) {
+  auto reduce = cast<tk::ReduceOp>(op);
+  SmallVector<Type> types;
+  for (Value src : reduce.getSrcs())
+    types.push_back(getElementTypeOrSelf(src.getType()));
+  if (reduce.getKind() == tk::ReduceKind::ArgMax ||
+      reduce.getKind() == tk::ReduceKind::ArgMin)
+    types.push_back(IntegerType::get(op->getContext(), 32));
+  return types;
+}
+
+// ReduceConversion / ScanConversion: the results' conversions.
+ScratchPlanes
+tkgpu::getResultConversionScratch(Operation *op, const LinearLayout &computed,
+                                  ArrayRef<int64_t> computedShape) {
+  SmallVector<int64_t> sizes;
+  for (Value result : op->getResults()) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || !getLayoutEncoding(type) ||
+        !getLayoutEncoding(type).isDistributed()) {
+      sizes.push_back(0);
+      continue;
+    }
+    sizes.push_back(getConversionScratchBytes(
+        computed, toLinearLayout(type), computedShape,
+        getScratchElementBytes(type.getElementType())));
+  }
+  return getScratchPlanes(sizes);
 }
 
 // DotConversion (DotOpToLlvm.cpp): A^T then B, both dense.
@@ -278,7 +316,7 @@ int64_t tkgpu::getConvertLayoutScratchBytes(Operation *op) {
 
 int64_t tkgpu::getReduceScratchBytes(Operation *op) {
   auto reduce = cast<tk::ReduceOp>(op);
-  auto srcType = cast<RankedTensorType>(reduce.getSrc().getType());
+  auto srcType = cast<RankedTensorType>(reduce.getSrcs()[0].getType());
   if (!hasDistributedLayout(srcType))
     return 0;
   unsigned axis = reduce.getAxis();
@@ -298,43 +336,40 @@ int64_t tkgpu::getReduceScratchBytes(Operation *op) {
     int64_t numSliceElements = 1;
     for (int64_t s : slicedShape)
       numSliceElements *= s;
-    bool isArg = reduce.getKind() == tk::ReduceKind::ArgMax ||
-                 reduce.getKind() == tk::ReduceKind::ArgMin;
-    bytes = getReduceWarpScratch(
-                int64_t(1) << numWarpAxisBits, numSliceElements,
-                getScratchElementBytes(srcType.getElementType()), isArg)
+    SmallVector<unsigned> elementBytes;
+    for (Type type : getReduceCarriedTypes(op))
+      elementBytes.push_back(getScratchElementBytes(type));
+    bytes = getReduceWarpScratch(int64_t(1) << numWarpAxisBits,
+                                 numSliceElements, elementBytes)
                 .bytes;
   }
-  auto resultType = dyn_cast<RankedTensorType>(reduce.getType());
-  if (resultType && hasDistributedLayout(resultType))
-    bytes = std::max(bytes, getConversionScratchBytes(
-                                sliceLayout(layout, axis, slicedShape),
-                                toLinearLayout(resultType), resultShape,
-                                getScratchElementBytes(
-                                    resultType.getElementType())));
-  return bytes;
+  return std::max(bytes, getResultConversionScratch(
+                             op, sliceLayout(layout, axis, slicedShape),
+                             resultShape)
+                             .bytes);
 }
 
 int64_t tkgpu::getScanScratchBytes(Operation *op) {
   auto scan = cast<tk::ScanOp>(op);
-  auto type = cast<RankedTensorType>(scan.getSrc().getType());
-  auto resultType = cast<RankedTensorType>(scan.getType());
-  if (!hasDistributedLayout(type) || !hasDistributedLayout(resultType))
+  auto type = cast<RankedTensorType>(scan.getSrcs()[0].getType());
+  if (!hasDistributedLayout(type))
     return 0;
   unsigned axis = scan.getAxis();
   LinearLayout layout = toLinearLayout(type);
   int64_t bytes = 0;
   // A level whose partner lives in another warp goes through a row-major
-  // copy of the tensor.
+  // copy of each operand, one plane each.
   for (int32_t bit = 0, e = getInBits(layout, kWarp); bit < e; ++bit)
-    if (getBasisOrZero(layout, kWarp, bit)[axis] != 0)
-      bytes = getRowMajorBytes(type.getShape(), 0,
-                               getScratchElementBytes(type.getElementType()));
-  return std::max(bytes,
-                  getConversionScratchBytes(
-                      layout, toLinearLayout(resultType),
-                      resultType.getShape(),
-                      getScratchElementBytes(resultType.getElementType())));
+    if (getBasisOrZero(layout, kWarp, bit)[axis] != 0) {
+      SmallVector<int64_t> sizes;
+      for (Value src : scan.getSrcs())
+        sizes.push_back(getRowMajorBytes(
+            type.getShape(), 0,
+            getScratchElementBytes(getElementTypeOrSelf(src.getType()))));
+      bytes = getScratchPlanes(sizes).bytes;
+    }
+  return std::max(
+      bytes, getResultConversionScratch(op, layout, type.getShape()).bytes);
 }
 
 // broadcastAtomicResults (LoadStoreOpToLlvm.cpp): the writer threads

@@ -106,15 +106,31 @@ int64_t getConversionScratchBytes(const LinearLayout &from,
                                   ArrayRef<int64_t> shape,
                                   unsigned elementBytes);
 
-/// The region of tk.reduce's step across warps: values at 0, the indices
-/// of argmax/argmin at `indexOffset`; `bytes` in all.
-struct ReduceWarpScratch {
-  int64_t indexOffset = 0;
+/// Consecutive regions ("planes") of the given sizes, each starting at a
+/// multiple of 16 bytes: their offsets, and `bytes` in all.
+struct ScratchPlanes {
+  SmallVector<int64_t> offsets;
   int64_t bytes = 0;
 };
-ReduceWarpScratch getReduceWarpScratch(int64_t numWarpsAlongAxis,
-                                       int64_t numSliceElements,
-                                       unsigned elementBytes, bool isArg);
+ScratchPlanes getScratchPlanes(ArrayRef<int64_t> sizes);
+
+/// The planes of tk.reduce's step across warps, one per carried value
+/// (the value, and the index for argmax/argmin; each operand of
+/// `combine`): `numWarpsAlongAxis * numSliceElements` elements each.
+ScratchPlanes getReduceWarpScratch(int64_t numWarpsAlongAxis,
+                                   int64_t numSliceElements,
+                                   ArrayRef<unsigned> elementBytes);
+
+/// The element types a reduce carries through its steps: the operands',
+/// plus i32 indices for argmax/argmin.
+SmallVector<Type> getReduceCarriedTypes(Operation *reduce);
+
+/// The planes in which a reduce's or scan's results move to their
+/// layouts, one per result (size 0 when that one needs no scratch), so
+/// that the conversions need no barrier between them.
+ScratchPlanes getResultConversionScratch(Operation *op,
+                                         const LinearLayout &computed,
+                                         ArrayRef<int64_t> computedShape);
 
 /// The FMA dot's operands in shared memory: A^T at 0, B at `bOffset`.
 struct DotFmaScratch {

@@ -12,9 +12,14 @@
 // The values then sit in the source layout with the axis dropped (the
 // "sliced" layout); if the result type's layout differs, a layout
 // conversion follows. argmax/argmin carry (value, index) pairs; ties keep
-// the smaller index, and NaN is larger than everything (numpy).
+// the smaller index, and NaN is larger than everything (numpy). `combine`
+// carries one value per operand and calls the combiner region (its ops
+// cloned, CombinerRegion.h) wherever a named kind emits its one combine:
+// the fixed kinds keep their own code because argmax's hidden index and
+// the NaN rules have no user-visible region, and stay as fast as before.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/conversion/CombinerRegion.h"
 #include "compiler/conversion/PatternSets.h"
 
 #include "dialects/tk/TkDialect.h"
@@ -30,60 +35,64 @@ using namespace mlir::tkgpu;
 
 namespace {
 
-/// A partial result: the value, and its index along the axis for argmax /
-/// argmin.
-struct Partial {
-  Value value;
-  Value index;
-};
+/// A partial result: the carried values (the value, plus its index along
+/// the axis for argmax / argmin; one value per operand for `combine`).
+using Partial = SmallVector<Value, 2>;
 
 class Combiner {
 public:
-  Combiner(tk::ReduceKind kind) : kind(kind) {}
+  explicit Combiner(tk::ReduceOp op)
+      : kind(op.getKind()),
+        combiner(kind == tk::ReduceKind::Combine ? &op.getCombiner()
+                                                 : nullptr) {}
 
   bool isArg() const {
     return kind == tk::ReduceKind::ArgMax || kind == tk::ReduceKind::ArgMin;
   }
 
-  Partial combine(OpBuilder &b, Location loc, Partial lhs, Partial rhs) const {
+  Partial combine(OpBuilder &b, Location loc, const Partial &lhs,
+                  const Partial &rhs) const {
+    if (combiner)
+      return Partial(inlineCombiner(b, *combiner, lhs, rhs));
     if (!isArg())
-      return {emitCombine(b, loc, getCombineKind(), lhs.value, rhs.value), {}};
+      return {emitCombine(b, loc, getCombineKind(), lhs[0], rhs[0])};
     // Take rhs when it is better, or equal with a smaller index.
     bool isMax = kind == tk::ReduceKind::ArgMax;
     Value better, equal;
-    if (isa<FloatType>(lhs.value.getType())) {
+    if (isa<FloatType>(lhs[0].getType())) {
       auto cmp = [&](LLVM::FCmpPredicate p, Value x, Value y) {
         return LLVM::FCmpOp::create(b, loc, p, x, y).getResult();
       };
-      Value lhsNan = cmp(LLVM::FCmpPredicate::uno, lhs.value, lhs.value);
-      Value rhsNan = cmp(LLVM::FCmpPredicate::uno, rhs.value, rhs.value);
+      Value lhsNan = cmp(LLVM::FCmpPredicate::uno, lhs[0], lhs[0]);
+      Value rhsNan = cmp(LLVM::FCmpPredicate::uno, rhs[0], rhs[0]);
       Value rhsOnlyNan = LLVM::AndOp::create(
           b, loc, rhsNan,
           LLVM::XOrOp::create(b, loc, lhsNan, createI1(b, loc, true)));
       Value ordered = cmp(isMax ? LLVM::FCmpPredicate::ogt
                                 : LLVM::FCmpPredicate::olt,
-                          rhs.value, lhs.value);
+                          rhs[0], lhs[0]);
       better = LLVM::OrOp::create(b, loc, ordered, rhsOnlyNan);
       equal = LLVM::OrOp::create(
-          b, loc, cmp(LLVM::FCmpPredicate::oeq, rhs.value, lhs.value),
+          b, loc, cmp(LLVM::FCmpPredicate::oeq, rhs[0], lhs[0]),
           LLVM::AndOp::create(b, loc, lhsNan, rhsNan));
     } else {
       better = LLVM::ICmpOp::create(
           b, loc, isMax ? LLVM::ICmpPredicate::sgt : LLVM::ICmpPredicate::slt,
-          rhs.value, lhs.value);
-      equal = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, rhs.value,
-                                   lhs.value);
+          rhs[0], lhs[0]);
+      equal = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, rhs[0],
+                                   lhs[0]);
     }
     Value smaller = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::slt,
-                                         rhs.index, lhs.index);
+                                         rhs[1], lhs[1]);
     Value takeRhs = LLVM::OrOp::create(
         b, loc, better, LLVM::AndOp::create(b, loc, equal, smaller));
-    return {LLVM::SelectOp::create(b, loc, takeRhs, rhs.value, lhs.value),
-            LLVM::SelectOp::create(b, loc, takeRhs, rhs.index, lhs.index)};
+    return {LLVM::SelectOp::create(b, loc, takeRhs, rhs[0], lhs[0]),
+            LLVM::SelectOp::create(b, loc, takeRhs, rhs[1], lhs[1])};
   }
 
   /// Combines `parts` pairwise in a tree: log2 depth instead of a chain,
-  /// so independent combines overlap.
+  /// so independent combines overlap. Neighbours meet in order (the lower
+  /// index on the left).
   Partial combineTree(OpBuilder &b, Location loc,
                       SmallVector<Partial> parts) const {
     assert(!parts.empty());
@@ -96,6 +105,13 @@ public:
       parts = std::move(next);
     }
     return parts[0];
+  }
+
+  /// The op's results from a final partial.
+  SmallVector<Value> getResults(const Partial &p) const {
+    if (isArg())
+      return {p[1]};
+    return SmallVector<Value>(p.begin(), p.end());
   }
 
 private:
@@ -118,11 +134,12 @@ private:
     case tk::ReduceKind::Xor:
       return CombineKind::Xor;
     default:
-      llvm_unreachable("arg reductions combine pairs");
+      llvm_unreachable("arg reductions and combine regions carry tuples");
     }
   }
 
   tk::ReduceKind kind;
+  Region *combiner;
 };
 
 // sliceLayout: compiler/analysis/ScratchSize.h.
@@ -150,14 +167,26 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
   matchAndRewrite(tk::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto srcType = cast<RankedTensorType>(op.getSrcs()[0].getType());
     unsigned axis = op.getAxis();
     LinearLayout layout = getDistributedLayout(srcType);
+    for (Value src : op.getSrcs())
+      if (getDistributedLayout(src.getType()) != layout)
+        return op.emitOpError("operands in different layouts are not "
+                              "supported by the GPU lowering");
     if (!isAxisSeparable(layout, axis))
       return rewriter.notifyMatchFailure(
           op, "layout mixes the reduced axis with other dimensions");
-    Combiner combiner(op.getKind());
-    Type elementType = getTypeConverter()->convertType(srcType.getElementType());
+    if (op.getKind() == tk::ReduceKind::Combine &&
+        !isInlinableCombiner(op.getCombiner()))
+      return op.emitOpError("a combine function with run-time control flow "
+                            "is not supported by the GPU lowering; use "
+                            "where() instead of `if`");
+    Combiner combiner(op);
+    // The element types of the carried values, as the lowering sees them.
+    SmallVector<Type> carriedTypes;
+    for (Type type : getReduceCarriedTypes(op))
+      carriedTypes.push_back(getTypeConverter()->convertType(type));
 
     // Which partial (register of the sliced layout) each register feeds.
     SmallVector<int64_t> resultShape(srcType.getShape());
@@ -182,7 +211,9 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
       partialOfRegister.push_back(it->second);
     }
 
-    SmallVector<Value> values = unpackValues(rewriter, loc, adaptor.getSrc());
+    SmallVector<SmallVector<Value>> values;
+    for (Value src : adaptor.getSrcs())
+      values.push_back(unpackValues(rewriter, loc, src));
     auto [lane, warp] = getLaneAndWarp(rewriter, loc, state.threadsPerWarp);
     Value threadAxis;
     if (combiner.isArg())
@@ -190,11 +221,14 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
 
     // 1. Within the thread: one partial per slice element.
     SmallVector<SmallVector<Partial>> members(sliced.getInDimSize(kRegister));
-    for (unsigned r = 0; r < values.size(); ++r) {
-      Partial p{values[r], {}};
+    for (unsigned r = 0; r < values[0].size(); ++r) {
+      Partial p;
+      for (auto &operand : values)
+        p.push_back(operand[r]);
       if (combiner.isArg())
-        p.index = combineIndex(rewriter, loc, layout, axis,
-                               getRegisterIndex(layout, r)[axis], threadAxis);
+        p.push_back(combineIndex(rewriter, loc, layout, axis,
+                                 getRegisterIndex(layout, r)[axis],
+                                 threadAxis));
       members[partialOfRegister[r]].push_back(p);
     }
     SmallVector<Partial> partials;
@@ -206,9 +240,9 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
       if (getBasisOrZero(layout, kLane, bit)[axis] == 0)
         continue;
       for (Partial &p : partials) {
-        Partial other{shuffleXor(rewriter, loc, p.value, 1u << bit), {}};
-        if (p.index)
-          other.index = shuffleXor(rewriter, loc, p.index, 1u << bit);
+        Partial other;
+        for (Value v : p)
+          other.push_back(shuffleXor(rewriter, loc, v, 1u << bit));
         p = combiner.combine(rewriter, loc, p, other);
       }
     }
@@ -218,60 +252,66 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
     for (int32_t bit = 0, e = getInBits(layout, kWarp); bit < e; ++bit)
       if (getBasisOrZero(layout, kWarp, bit)[axis] != 0)
         warpAxisBits.push_back(bit);
+    int64_t scratchOffset = getAllocatedOffset(op, kScratchOffsetAttr);
     if (!warpAxisBits.empty())
       combineAcrossWarps(rewriter, loc, combiner, layout, sliced, slicedShape,
-                         axis, warpAxisBits, elementType, lane, warp,
-                         getAllocatedOffset(op, kScratchOffsetAttr),
-                         partials);
+                         axis, warpAxisBits, carriedTypes, lane, warp,
+                         scratchOffset, partials);
 
-    SmallVector<Value> results;
+    // Result k of every slice element, then each result in its layout.
+    SmallVector<SmallVector<Value>> results(op.getNumResults());
     for (Partial &p : partials)
-      results.push_back(combiner.isArg() ? p.index : p.value);
-    auto resultType = dyn_cast<RankedTensorType>(op.getType());
-    if (!resultType) {
-      assert(results.size() == 1 && "a full reduction has one partial");
-      rewriter.replaceOp(op, results[0]);
-      return success();
-    }
-    LinearLayout resultLayout = getDistributedLayout(resultType);
-    // The conversion reuses the scratch the warps' partials were read from.
-    if (!warpAxisBits.empty() &&
-        getConversionScratchBytes(
-            sliced, resultLayout, resultShape,
-            getMemoryBitWidth(resultType.getElementType()) / 8) != 0)
+      for (auto [k, value] : llvm::enumerate(combiner.getResults(p)))
+        results[k].push_back(value);
+    ScratchPlanes planes =
+        getResultConversionScratch(op, sliced, resultShape);
+    // The conversions reuse the scratch the warps' partials were read from.
+    if (!warpAxisBits.empty() && planes.bytes != 0)
       createBarrier(rewriter, loc);
-    results = convertDistributed(rewriter, loc, state, results, sliced,
-                                 resultLayout, resultShape,
-                                 resultType.getElementType(),
-                                 getAllocatedOffset(op, kScratchOffsetAttr));
-    rewriter.replaceOp(op, packValues(rewriter, loc,
-                                      getTypeConverter()->convertType(
-                                          resultType),
-                                      results));
+    SmallVector<Value> replacements;
+    for (auto [k, result] : llvm::enumerate(op.getResults())) {
+      auto resultType = dyn_cast<RankedTensorType>(result.getType());
+      if (!resultType) {
+        assert(results[k].size() == 1 && "a full reduction has one partial");
+        replacements.push_back(results[k][0]);
+        continue;
+      }
+      SmallVector<Value> converted = convertDistributed(
+          rewriter, loc, state, results[k], sliced,
+          getDistributedLayout(resultType), resultShape,
+          resultType.getElementType(), scratchOffset + planes.offsets[k]);
+      replacements.push_back(packValues(
+          rewriter, loc, getTypeConverter()->convertType(resultType),
+          converted));
+    }
+    rewriter.replaceOp(op, replacements);
     return success();
   }
 
   /// Step 3: partials of the warps along the axis meet in shared memory at
   /// slot (k, e) = k * numSliceElements + e for the k-th warp along the axis
-  /// and slice element e (row-major); a warp's writes are consecutive.
+  /// and slice element e (row-major); a warp's writes are consecutive. Each
+  /// carried value has a plane of its own (getReduceWarpScratch).
   void combineAcrossWarps(ConversionPatternRewriter &rewriter, Location loc,
                           const Combiner &combiner, const LinearLayout &layout,
                           const LinearLayout &sliced,
                           ArrayRef<int64_t> resultShape,
                           unsigned axis, ArrayRef<int32_t> warpAxisBits,
-                          Type elementType, Value lane, Value warp,
+                          ArrayRef<Type> carriedTypes, Value lane, Value warp,
                           int64_t scratchOffset,
                           SmallVectorImpl<Partial> &partials) const {
     int64_t numWarpsAlongAxis = int64_t(1) << warpAxisBits.size();
     int64_t numSliceElements = 1;
     for (int64_t s : resultShape)
       numSliceElements *= s;
-    bool isBool = elementType.isInteger(1);
-    Type memoryType = isBool ? rewriter.getI8Type() : elementType;
-    unsigned elementBytes = getMemoryBitWidth(elementType) / 8;
-    ReduceWarpScratch scratch = getReduceWarpScratch(
-        numWarpsAlongAxis, numSliceElements, elementBytes, combiner.isArg());
-    int64_t indexOffset = scratch.indexOffset; // from the scratch base
+    SmallVector<unsigned> elementBytes;
+    SmallVector<Type> memoryTypes;
+    for (Type type : carriedTypes) {
+      elementBytes.push_back(getMemoryBitWidth(type) / 8);
+      memoryTypes.push_back(type.isInteger(1) ? rewriter.getI8Type() : type);
+    }
+    ScratchPlanes scratch = getReduceWarpScratch(
+        numWarpsAlongAxis, numSliceElements, elementBytes);
     state.requireSharedBytes(scratchOffset + scratch.bytes);
 
     // This warp's position along the axis.
@@ -343,12 +383,19 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
       base = LLVM::GEPOp::create(
           rewriter, loc, ptrType, rewriter.getI8Type(), base,
           ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(scratchOffset)});
-    Value indexBase = LLVM::GEPOp::create(
-        rewriter, loc, ptrType, rewriter.getI8Type(), base,
-        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(indexOffset)});
-    Type i32 = rewriter.getI32Type();
-    auto slotPtr = [&](Value regionBase, Type type, Value slot) {
-      return LLVM::GEPOp::create(rewriter, loc, ptrType, type, regionBase,
+    SmallVector<Value> planeBases;
+    for (int64_t offset : scratch.offsets)
+      planeBases.push_back(
+          offset == 0 ? base
+                      : LLVM::GEPOp::create(
+                            rewriter, loc, ptrType, rewriter.getI8Type(),
+                            base,
+                            ArrayRef<LLVM::GEPArg>{
+                                static_cast<int32_t>(offset)})
+                            .getResult());
+    auto slotPtr = [&](unsigned plane, Value slot) {
+      return LLVM::GEPOp::create(rewriter, loc, ptrType, memoryTypes[plane],
+                                 planeBases[plane],
                                  ArrayRef<LLVM::GEPArg>{slot})
           .getResult();
     };
@@ -358,18 +405,16 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
 
     for (unsigned g = 0; g < partials.size(); ++g) {
       Value slot = LLVM::AddOp::create(rewriter, loc, warpOffset, positions[g]);
-      Value v = partials[g].value;
-      if (isBool)
-        v = LLVM::ZExtOp::create(rewriter, loc, memoryType, v);
-      auto store = [&](Value ptr, Value value, unsigned bytes) {
+      for (unsigned plane = 0; plane < partials[g].size(); ++plane) {
+        Value v = partials[g][plane];
+        if (carriedTypes[plane].isInteger(1))
+          v = LLVM::ZExtOp::create(rewriter, loc, memoryTypes[plane], v);
+        Value ptr = slotPtr(plane, slot);
         if (writer)
-          storeSharedPredicated(rewriter, loc, ptr, {value}, writer);
+          storeSharedPredicated(rewriter, loc, ptr, {v}, writer);
         else
-          LLVM::StoreOp::create(rewriter, loc, value, ptr, bytes);
-      };
-      store(slotPtr(base, memoryType, slot), v, elementBytes);
-      if (combiner.isArg())
-        store(slotPtr(indexBase, i32, slot), partials[g].index, 4);
+          LLVM::StoreOp::create(rewriter, loc, v, ptr, elementBytes[plane]);
+      }
     }
     createBarrier(rewriter, loc);
 
@@ -380,16 +425,16 @@ struct ReduceConversion : public OpConversionPattern<tk::ReduceOp> {
             rewriter, loc, positions[g],
             createI32(rewriter, loc, k * numSliceElements));
         Partial p;
-        p.value = LLVM::LoadOp::create(rewriter, loc, memoryType,
-                                       slotPtr(base, memoryType, slot),
-                                       elementBytes);
-        if (isBool)
-          p.value = LLVM::ICmpOp::create(
-              rewriter, loc, LLVM::ICmpPredicate::ne, p.value,
-              createIntConstant(rewriter, loc, memoryType, 0));
-        if (combiner.isArg())
-          p.index = LLVM::LoadOp::create(rewriter, loc, i32,
-                                         slotPtr(indexBase, i32, slot), 4);
+        for (unsigned plane = 0; plane < carriedTypes.size(); ++plane) {
+          Value v = LLVM::LoadOp::create(rewriter, loc, memoryTypes[plane],
+                                         slotPtr(plane, slot),
+                                         elementBytes[plane]);
+          if (carriedTypes[plane].isInteger(1))
+            v = LLVM::ICmpOp::create(
+                rewriter, loc, LLVM::ICmpPredicate::ne, v,
+                createIntConstant(rewriter, loc, memoryTypes[plane], 0));
+          p.push_back(v);
+        }
         perWarp.push_back(p);
       }
       partials[g] = combiner.combineTree(rewriter, loc, perWarp);

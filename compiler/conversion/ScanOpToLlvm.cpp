@@ -10,7 +10,15 @@
 // bits are involved, an element in shared memory. Reverse scans mirror the
 // roles (bit j clear takes from bit j set, lower bits clear).
 //
+// `combine` scans N operands together: every step moves N values (one
+// shared-memory plane each when warps are involved) and calls the combiner
+// region (CombinerRegion.h) with the partner on the left going forward, and
+// on the left going backward too (the partner holds the later elements:
+// Triton's reverse scan is flip, scan, flip). Associativity is enough; the
+// order of the operands is kept.
+//
 //===----------------------------------------------------------------------===//
+#include "compiler/conversion/CombinerRegion.h"
 #include "compiler/conversion/PatternSets.h"
 
 #include "dialects/tk/TkDialect.h"
@@ -42,6 +50,8 @@ static CombineKind getCombineKind(tk::ScanKind kind) {
     return CombineKind::Max;
   case tk::ScanKind::Min:
     return CombineKind::Min;
+  case tk::ScanKind::Combine:
+    break;
   }
   llvm_unreachable("unknown scan kind");
 }
@@ -55,11 +65,30 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
   matchAndRewrite(tk::ScanOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(op.getSrc().getType());
+    auto type = cast<RankedTensorType>(op.getSrcs()[0].getType());
     unsigned axis = op.getAxis();
     bool reverse = op.getReverse();
-    CombineKind kind = getCombineKind(op.getKind());
+    Region *combiner = op.getKind() == tk::ScanKind::Combine
+                           ? &op.getCombiner()
+                           : nullptr;
+    if (combiner && !isInlinableCombiner(*combiner))
+      return op.emitOpError("a combine function with run-time control flow "
+                            "is not supported by the GPU lowering; use "
+                            "where() instead of `if`");
     LinearLayout layout = getDistributedLayout(type);
+    for (Value src : op.getSrcs())
+      if (getDistributedLayout(src.getType()) != layout)
+        return op.emitOpError("operands in different layouts are not "
+                              "supported by the GPU lowering");
+    // combine(earlier, later) for the named kinds (all commutative).
+    auto combine = [&](ArrayRef<Value> partner,
+                       ArrayRef<Value> own) -> SmallVector<Value> {
+      if (combiner)
+        return inlineCombiner(rewriter, *combiner, partner, own);
+      CombineKind kind = getCombineKind(op.getKind());
+      return {reverse ? emitCombine(rewriter, loc, kind, own[0], partner[0])
+                      : emitCombine(rewriter, loc, kind, partner[0], own[0])};
+    };
     int32_t axisBits = llvm::Log2_64(type.getShape()[axis]);
 
     // Each axis bit must be owned by exactly one input bit moving along the
@@ -82,12 +111,31 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
       if (!owner.inDim)
         return rewriter.notifyMatchFailure(op, "axis not covered by layout");
 
-    SmallVector<Value> values = unpackValues(rewriter, loc, adaptor.getSrc());
+    // values[i][r]: register r of operand i.
+    unsigned numOperands = op.getNumOperands();
+    SmallVector<SmallVector<Value>> values;
+    SmallVector<Type> tensorElements, elementTypes;
+    for (Value src : adaptor.getSrcs())
+      values.push_back(unpackValues(rewriter, loc, src));
+    for (Value src : op.getSrcs()) {
+      tensorElements.push_back(getElementTypeOrSelf(src.getType()));
+      elementTypes.push_back(
+          getTypeConverter()->convertType(tensorElements.back()));
+    }
     auto [lane, warp] = getLaneAndWarp(rewriter, loc, state.threadsPerWarp);
-    Type elementType = getTypeConverter()->convertType(type.getElementType());
     SmallVector<SmallVector<Value>> indices;
-    SharedView view = SharedView::rowMajor(type.getShape());
-    view.byteOffset = getAllocatedOffset(op, kScratchOffsetAttr);
+    int64_t scratchOffset = getAllocatedOffset(op, kScratchOffsetAttr);
+    // One row-major plane per operand (getScanScratchBytes).
+    SmallVector<int64_t> planeSizes;
+    for (Type element : tensorElements)
+      planeSizes.push_back(getRowMajorBytes(type.getShape(), 0,
+                                            getScratchElementBytes(element)));
+    ScratchPlanes planes = getScratchPlanes(planeSizes);
+    SmallVector<SharedView> views;
+    for (unsigned i = 0; i < numOperands; ++i) {
+      views.push_back(SharedView::rowMajor(type.getShape()));
+      views.back().byteOffset = scratchOffset + planes.offsets[i];
+    }
     // Whether a level already used the scratch: the next write must wait
     // for its reads (the first one is tkgpu-membar's).
     bool usedScratch = false;
@@ -117,7 +165,7 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
         return (bits & ~lower) | (owns ? ownerMask : 0);
       };
 
-      SmallVector<Value> old = values;
+      SmallVector<SmallVector<Value>> old = values;
       bool viaWarps = lowerWarp != 0 || ownerIsWarp;
       bool viaLanes = lowerLane != 0 || ownerIsLane;
 
@@ -139,8 +187,10 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
         if (usedScratch)
           createBarrier(rewriter, loc);
         usedScratch = true;
-        storeDistributed(rewriter, loc, state, old, layout, type.getShape(),
-                         view, type.getElementType(), lane, warp);
+        for (unsigned i = 0; i < numOperands; ++i)
+          storeDistributed(rewriter, loc, state, old[i], layout,
+                           type.getShape(), views[i], tensorElements[i], lane,
+                           warp);
         createBarrier(rewriter, loc);
       }
 
@@ -156,13 +206,15 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
                                            createI32(rewriter, loc, 0));
       }
 
-      std::map<int32_t, Value> shuffled;
-      for (int32_t r = 0; r < static_cast<int32_t>(old.size()); ++r) {
+      std::map<std::pair<unsigned, int32_t>, Value> shuffled;
+      for (int32_t r = 0; r < static_cast<int32_t>(old[0].size()); ++r) {
         bool regBitSet = ownerIsReg && (r & ownerMask);
         if (ownerIsReg && regBitSet == reverse)
           continue; // not a target: keeps its value
         int32_t partnerReg = partnerBits(r, lowerReg, ownerIsReg);
-        Value partner;
+        SmallVector<Value> partner, own;
+        for (unsigned i = 0; i < numOperands; ++i)
+          own.push_back(old[i][r]);
         if (viaWarps) {
           // Partner index: this element's with the axis coordinate moved.
           int32_t lowMask = (1 << j) - 1;
@@ -184,48 +236,59 @@ struct ScanConversion : public OpConversionPattern<tk::ScanOp> {
             offset = LLVM::AddOp::create(
                 rewriter, loc, offset,
                 LLVM::MulOp::create(rewriter, loc, index,
-                                    createI32(rewriter, loc, view.strides[d])));
+                                    createI32(rewriter, loc,
+                                              views[0].strides[d])));
           }
-          partner = loadElement(rewriter, loc, view.byteOffset, offset,
-                                type.getElementType(), elementType);
+          for (unsigned i = 0; i < numOperands; ++i)
+            partner.push_back(loadElement(rewriter, loc, views[i].byteOffset,
+                                          offset, tensorElements[i],
+                                          elementTypes[i]));
         } else if (viaLanes) {
-          Value &cached = shuffled[partnerReg];
-          if (!cached)
-            cached = shuffleIdx(rewriter, loc, old[partnerReg], partnerLane);
-          partner = cached;
+          for (unsigned i = 0; i < numOperands; ++i) {
+            Value &cached = shuffled[{i, partnerReg}];
+            if (!cached)
+              cached =
+                  shuffleIdx(rewriter, loc, old[i][partnerReg], partnerLane);
+            partner.push_back(cached);
+          }
         } else {
-          partner = old[partnerReg];
+          for (unsigned i = 0; i < numOperands; ++i)
+            partner.push_back(old[i][partnerReg]);
         }
-        Value combined = reverse
-                             ? emitCombine(rewriter, loc, kind, old[r], partner)
-                             : emitCombine(rewriter, loc, kind, partner, old[r]);
-        if (ownerIsReg) {
-          values[r] = combined;
-        } else {
-          Value isTarget = ownerBitSet;
+        SmallVector<Value> combined = combine(partner, own);
+        Value isTarget;
+        if (!ownerIsReg) {
+          isTarget = ownerBitSet;
           if (reverse)
             isTarget = LLVM::XOrOp::create(rewriter, loc, ownerBitSet,
                                            createI1(rewriter, loc, true));
-          values[r] =
-              LLVM::SelectOp::create(rewriter, loc, isTarget, combined, old[r]);
         }
+        for (unsigned i = 0; i < numOperands; ++i)
+          values[i][r] = ownerIsReg
+                             ? combined[i]
+                             : LLVM::SelectOp::create(rewriter, loc, isTarget,
+                                                      combined[i], own[i])
+                                   .getResult();
       }
     }
 
-    auto resultType = cast<RankedTensorType>(op.getType());
-    LinearLayout resultLayout = getDistributedLayout(resultType);
-    if (usedScratch &&
-        getConversionScratchBytes(
-            layout, resultLayout, resultType.getShape(),
-            getMemoryBitWidth(resultType.getElementType()) / 8) != 0)
+    ScratchPlanes conversions =
+        getResultConversionScratch(op, layout, type.getShape());
+    if (usedScratch && conversions.bytes != 0)
       createBarrier(rewriter, loc);
-    values = convertDistributed(rewriter, loc, state, values, layout,
-                                resultLayout, resultType.getShape(),
-                                resultType.getElementType(), view.byteOffset);
-    rewriter.replaceOp(op, packValues(rewriter, loc,
-                                      getTypeConverter()->convertType(
-                                          resultType),
-                                      values));
+    SmallVector<Value> replacements;
+    for (auto [i, result] : llvm::enumerate(op.getResults())) {
+      auto resultType = cast<RankedTensorType>(result.getType());
+      SmallVector<Value> converted = convertDistributed(
+          rewriter, loc, state, values[i], layout,
+          getDistributedLayout(resultType), resultType.getShape(),
+          resultType.getElementType(),
+          scratchOffset + conversions.offsets[i]);
+      replacements.push_back(packValues(
+          rewriter, loc, getTypeConverter()->convertType(resultType),
+          converted));
+    }
+    rewriter.replaceOp(op, replacements);
     return success();
   }
 

@@ -162,4 +162,11 @@ const FunctionDef *Module::findFunction(std::string_view name) const {
   return nullptr;
 }
 
+const ImportBinding *Module::findImport(std::string_view name) const {
+  for (auto it = imports.rbegin(); it != imports.rend(); ++it)
+    if (it->name == name)
+      return &*it;
+  return nullptr;
+}
+
 } // namespace tk::ast

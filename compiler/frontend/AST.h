@@ -532,9 +532,19 @@ struct FunctionDef {
   const Decorator *findDecorator(std::string_view name) const;
 };
 
+/// A name an `import` line binds: `import triton.language as tl` binds tl
+/// to "triton.language", `from triton.language import sum as s` binds s to
+/// "triton.language.sum".
+struct ImportBinding {
+  std::string name;
+  std::string path;
+  SourceLoc loc; // the bound name
+};
+
 struct Module {
   const SourceFile *file = nullptr;
   std::vector<std::unique_ptr<FunctionDef>> functions;
+  std::vector<ImportBinding> imports;
 
   /// The parse error of the first function that has one, or null.
   const CompileError *findParseError() const {
@@ -546,6 +556,8 @@ struct Module {
 
   /// The first function called `name`, or null.
   const FunctionDef *findFunction(std::string_view name) const;
+  /// The last import binding `name` (a later line rebinds), or null.
+  const ImportBinding *findImport(std::string_view name) const;
 };
 
 } // namespace tk::ast

@@ -36,7 +36,7 @@ enum class BuiltinId : unsigned {
   // Rearranging blocks (IRGenBlockBuiltins.cpp)
   Sort, Flip, Join, Split, Interleave, Cat, Histogram, Ravel, Broadcast,
   XorSum,
-  // Reductions and scans with a combine function (not supported yet)
+  // Reductions and scans with a combine function (IRGenCombine.cpp)
   Reduce, AssociativeScan,
   // Random numbers (IRGenRandom.cpp)
   Philox, PhiloxImpl, Randint, Randint4x, Rand, Rand4x, Randn, Randn4x,

@@ -71,7 +71,8 @@ Value IRGen::xorSumAlong(const Value &input, int64_t axis, bool keepDims,
   Value result = Value::ir(
       mlir::tk::ReduceOp::create(builder, getMLIRType(type),
                                  mlir::tk::ReduceKind::Xor, input.getIR(),
-                                 uint32_t(axis)),
+                                 uint32_t(axis))
+          .getResult(0),
       type);
   return keepDims ? reshape(result, kept, loc) : result;
 }
@@ -372,7 +373,8 @@ Value IRGen::emitBlockBuiltin(BuiltinId id, const BoundArgs &args,
     return Value::ir(
         mlir::tk::ReduceOp::create(builder, getMLIRType(resultType),
                                    mlir::tk::ReduceKind::Sum, ones.getIR(),
-                                   0u),
+                                   0u)
+            .getResult(0),
         resultType);
   }
   case BuiltinId::Ravel: {

@@ -327,7 +327,8 @@ Value IRGen::reduceAlong(BuiltinId id, const Value &input, int64_t axis,
   ValueType resultType(isIndex ? DType(ScalarType::I32) : type, shape);
   return Value::ir(mlir::tk::ReduceOp::create(builder, getMLIRType(resultType),
                                               kind, input.getIR(),
-                                              uint32_t(axis)),
+                                              uint32_t(axis))
+                       .getResult(0),
                    resultType);
 }
 
@@ -424,7 +425,8 @@ Value IRGen::emitScan(BuiltinId id, const BoundArgs &args, SourceLoc loc) {
                                       : mlir::tk::ScanKind::Prod;
   Value result = Value::ir(
       mlir::tk::ScanOp::create(builder, getMLIRType(wide.getType()), kind,
-                               wide.getIR(), uint32_t(axis), reverse),
+                               wide.getIR(), uint32_t(axis), reverse)
+          .getResult(0),
       wide.getType());
   if (type.isFloat() && accumulate != type)
     result = cast(result, type, loc);
@@ -1250,10 +1252,7 @@ Value IRGen::callBuiltin(BuiltinId id, const CallArgs &callArgs,
     return emitBlockPointerBuiltin(id, args, loc);
   case BuiltinId::Reduce:
   case BuiltinId::AssociativeScan:
-    error(args.loc("combine_fn"),
-          name + "() with a user-written combine function is not supported "
-                 "yet; use sum, max, min, argmax, argmin, xor_sum, cumsum or "
-                 "cumprod");
+    return emitCombineBuiltin(id, args, loc);
   case BuiltinId::Philox:
   case BuiltinId::PhiloxImpl:
   case BuiltinId::Randint:

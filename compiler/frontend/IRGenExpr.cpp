@@ -162,6 +162,27 @@ Value IRGen::lookupName(const std::string &name, SourceLoc loc) {
     if (it != frame().env.end())
       return it->second.value;
   }
+  if (const ast::ImportBinding *import = module.findImport(name)) {
+    // The imported path, one attribute at a time from `triton`: what tk
+    // lacks is reported here, where it is used.
+    Value value = Value::nameSpace("triton");
+    size_t start = std::string("triton").size();
+    while (start < import->path.size()) {
+      size_t end = import->path.find('.', start + 1);
+      if (end == std::string::npos)
+        end = import->path.size();
+      std::string part = import->path.substr(start + 1, end - start - 1);
+      try {
+        value = getAttribute(value, part, loc);
+      } catch (CompileError &e) {
+        e.addNote(import->loc, "'" + name + "' is imported here as " +
+                                   import->path);
+        throw;
+      }
+      start = end;
+    }
+    return value;
+  }
   if (std::optional<Value> global = lookupGlobal(name))
     return *global;
   if (!frames.empty()) {
@@ -567,7 +588,7 @@ Value IRGen::emitCall(const ast::CallExpr &call) {
     }
   } else if (const auto *name = call.callee->getAs<ast::NameExpr>()) {
     bool known = (!frames.empty() && frame().env.count(name->name)) ||
-                 lookupGlobal(name->name) ||
+                 lookupGlobal(name->name) || module.findImport(name->name) ||
                  (!frames.empty() &&
                   frame().undefinedReasons.count(name->name));
     if (!known) {

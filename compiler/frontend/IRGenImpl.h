@@ -8,6 +8,7 @@
 //                      helper inlining
 //   IRGenArith.cpp     constants, casts, broadcasting, operators
 //   IRGenBuiltins.cpp  the builtin functions
+//   IRGenCombine.cpp   reduce / associative_scan with a combine function
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,6 +152,9 @@ public:
   Value emitRandomBuiltin(BuiltinId id, const BoundArgs &args, SourceLoc loc);
   Value emitBlockPointerBuiltin(BuiltinId id, const BoundArgs &args,
                                 SourceLoc loc);
+  /// reduce / associative_scan with a combine function (IRGenCombine.cpp).
+  Value emitCombineBuiltin(BuiltinId id, const BoundArgs &args,
+                           SourceLoc loc);
   /// load/store through a block pointer (IRGenBlockPointer.cpp).
   Value loadBlockPointer(const BoundArgs &args, SourceLoc loc);
   Value storeBlockPointer(const BoundArgs &args, SourceLoc loc);

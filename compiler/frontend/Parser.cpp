@@ -130,7 +130,14 @@ private:
 
   std::unique_ptr<FunctionDef> parseFunctionDef();
   std::unique_ptr<FunctionDef> parseFunctionDefOrRecover();
-  void skipImport();
+  void parseImport(Module &module);
+  std::string parseModulePath(SourceLoc &loc);
+  /// Names that may qualify a type (`tl.float32`): tl, tk, and names an
+  /// import bound to triton.language.
+  std::vector<std::string> typeQualifiers = {"tl", "tk"};
+  /// Name -> path of the import lines so far, for decorators (`@tr.jit`
+  /// after `import triton as tr` is `@triton.jit`).
+  std::vector<std::pair<std::string, std::string>> importedPaths;
   Decorator parseDecorator();
   Param parseParam();
   std::unique_ptr<TypeExpr> parseType();
@@ -288,7 +295,7 @@ std::unique_ptr<Module> Parser::parseModule() {
     default:
       if (at(TokenKind::Identifier) &&
           (tok().spelling == "import" || tok().spelling == "from")) {
-        skipImport();
+        parseImport(*module);
         break;
       }
       errorAtToken("only 'def' is allowed at top level");
@@ -297,14 +304,8 @@ std::unique_ptr<Module> Parser::parseModule() {
   return module;
 }
 
-void Parser::skipImport() {
-  // `import triton`, `import triton.language as tl`, `from triton import
-  // language as tl`, `from triton.language.extra import libdevice`, ...:
-  // Triton files start with these; the names they bind (tl, triton,
-  // libdevice) are tk's builtin namespaces, so the line is accepted and
-  // ignored. Any other module is an error.
-  consume();
-  SourceLoc loc = tok().loc;
+std::string Parser::parseModulePath(SourceLoc &loc) {
+  loc = tok().loc;
   std::string module(
       expect(TokenKind::Identifier, "expected a module name").spelling);
   while (consumeIf(TokenKind::Dot))
@@ -313,16 +314,65 @@ void Parser::skipImport() {
                                     .spelling);
   if (module != "triton" && module.rfind("triton.", 0) != 0)
     error(loc, "cannot import '" + module + "': only triton modules may be "
-               "imported (the import is ignored; tk needs none)");
-  // The rest of the line names what is imported and aliases: any names,
-  // dots, commas, `as`, `*` and parentheses.
-  while (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile)) {
-    if (!at(TokenKind::Identifier) && !at(TokenKind::Dot) &&
-        !at(TokenKind::Comma) && !at(TokenKind::Star) &&
-        !at(TokenKind::LParen) && !at(TokenKind::RParen))
-      errorExpected("a name in the import");
+               "imported (tk needs none)");
+  return module;
+}
+
+void Parser::parseImport(Module &module) {
+  // `import triton`, `import triton.language as tl`, `from triton import
+  // language as tl`, `from triton.language.extra import libdevice`, `from
+  // triton.language import sum as tsum, *`: Triton files start with these.
+  // Each binds a name to a path under triton (resolved when used, so that
+  // importing what tk does not have is only an error where it is used);
+  // `import triton.language` binds `triton` itself, a builtin namespace.
+  // Any other module is an error.
+  auto bind = [&](const Token &name, std::string path) {
+    if (path == "triton.language" &&
+        std::find(typeQualifiers.begin(), typeQualifiers.end(),
+                  name.spelling) == typeQualifiers.end())
+      typeQualifiers.emplace_back(name.spelling);
+    importedPaths.emplace_back(std::string(name.spelling), path);
+    module.imports.push_back({std::string(name.spelling), std::move(path),
+                              name.loc});
+  };
+  auto atAs = [&] { return at(TokenKind::Identifier) && tok().spelling == "as"; };
+  bool isFrom = tok().spelling == "from";
+  consume();
+  SourceLoc loc;
+  if (!isFrom) {
+    do {
+      std::string path = parseModulePath(loc);
+      if (atAs()) {
+        consume();
+        bind(expect(TokenKind::Identifier, "expected a name after 'as'"),
+             path);
+      }
+    } while (consumeIf(TokenKind::Comma));
+  } else {
+    std::string path = parseModulePath(loc);
+    if (!at(TokenKind::Identifier) || tok().spelling != "import")
+      errorExpected("'import'");
     consume();
+    if (!consumeIf(TokenKind::Star)) {
+      bool parenthesized = consumeIf(TokenKind::LParen);
+      do {
+        if (parenthesized && at(TokenKind::RParen))
+          break; // a trailing comma
+        const Token &name =
+            expect(TokenKind::Identifier, "expected a name to import");
+        const Token *bound = &name;
+        if (atAs()) {
+          consume();
+          bound = &expect(TokenKind::Identifier, "expected a name after 'as'");
+        }
+        bind(*bound, path + "." + std::string(name.spelling));
+      } while (consumeIf(TokenKind::Comma));
+      if (parenthesized)
+        expect(TokenKind::RParen, "expected ')' to close the import list");
+    }
   }
+  if (!at(TokenKind::Newline) && !at(TokenKind::EndOfFile))
+    errorExpected("the end of the import line");
   consumeIf(TokenKind::Newline);
 }
 
@@ -382,6 +432,13 @@ Decorator Parser::parseDecorator() {
   expect(TokenKind::At, "expected '@'");
   Decorator decorator;
   decorator.name = parseDottedName(decorator.loc);
+  // A decorator through an imported name means the path it names.
+  std::string head = decorator.name.substr(0, decorator.name.find('.'));
+  for (auto it = importedPaths.rbegin(); it != importedPaths.rend(); ++it)
+    if (it->first == head) {
+      decorator.name = it->second + decorator.name.substr(head.size());
+      break;
+    }
   if (at(TokenKind::LParen)) {
     consume();
     decorator.hasParens = true;
@@ -530,9 +587,11 @@ std::unique_ptr<TypeExpr> Parser::parseType() {
   std::string qualifier;
   if (at(TokenKind::Dot)) {
     qualifier = std::string(nameToken->spelling);
-    if (qualifier != "tl" && qualifier != "tk")
+    if (std::find(typeQualifiers.begin(), typeQualifiers.end(), qualifier) ==
+        typeQualifiers.end())
       error(nameToken->loc, "unknown type qualifier '" + qualifier +
-                                "'; only 'tl.' or 'tk.' may prefix a type");
+                                "'; only 'tl.' or 'tk.' (or a name imported "
+                                "as triton.language) may prefix a type");
     consume();
     if (!at(TokenKind::Identifier))
       errorExpected("a type name after '" + qualifier + ".'");

@@ -139,6 +139,27 @@ Handler selectReduce(ReduceOp op, ElementKind kind);
 enum class ScanOp : uint8_t { Sum, Prod, Max, Min };
 Handler selectScan(ScanOp op, ElementKind kind, bool reverse);
 
+/// tk.reduce / tk.scan `combine`: N tensors folded together by `body`, the
+/// combiner region compiled to scalar instructions of its own (jump
+/// targets index `body`). Per output position the handler copies the first
+/// element of each operand to its `lhs` slot, then for each further element
+/// copies it to `rhs`, runs `body` and moves the `yielded` slots to `lhs`;
+/// scans store `lhs` at every step. Reverse scans run from the end, so the
+/// accumulated later elements are the left operand (Triton's flip, scan,
+/// flip). No operands or result in the instruction: all slots are here.
+struct CombineInfo : AuxData {
+  struct Operand {
+    uint32_t source = kNoSlot, result = kNoSlot;
+    uint32_t lhs = kNoSlot, rhs = kNoSlot, yielded = kNoSlot;
+    unsigned bytes = 0;
+  };
+  int64_t outer = 1, length = 1, inner = 1;
+  bool isScan = false, reverse = false;
+  llvm::SmallVector<Operand, 4> operands;
+  std::vector<Instruction> body;
+};
+Handler combineHandler();
+
 //===----------------------------------------------------------------------===//
 // Control and debugging (ControlHandlers.cpp).
 //===----------------------------------------------------------------------===//

@@ -197,6 +197,10 @@ private:
   Error emitDot(mlir::tk::DotOp op);
   Error emitReduce(mlir::tk::ReduceOp op);
   Error emitScan(mlir::tk::ScanOp op);
+  /// tk.reduce / tk.scan `combine`: the combiner region becomes a scalar
+  /// sub-program the handler runs per pair of elements.
+  Error emitCombining(Operation *op, Region &combiner, int64_t axis,
+                      bool isScan, bool reverse);
   Error emitPrint(mlir::tk::PrintOp op);
   Error emitAssert(mlir::tk::AssertOp op);
 };
@@ -423,7 +427,8 @@ Error ProgramBuilder::emitBlock(Block &block) {
   }
   // Region terminators (scf.yield, scf.condition, an inlined func.return)
   // are handled by the operation owning the region.
-  if (isa<scf::YieldOp, scf::ConditionOp, func::ReturnOp>(terminator))
+  if (isa<scf::YieldOp, scf::ConditionOp, func::ReturnOp,
+          mlir::tk::CombineReturnOp>(terminator))
     return Error::success();
   return unsupported(terminator);
 }
@@ -843,7 +848,10 @@ static AxisInfo *axisInfo(KernelProgram &program, const Shape &shape,
 }
 
 Error ProgramBuilder::emitReduce(mlir::tk::ReduceOp op) {
-  const Slot &source = get(op.getSrc());
+  if (op.getKind() == mlir::tk::ReduceKind::Combine)
+    return emitCombining(op, op.getCombiner(), op.getAxis(),
+                         /*isScan=*/false, /*reverse=*/false);
+  const Slot &source = get(op.getSrcs()[0]);
   ReduceOp kind = ReduceOp::Sum;
   switch (op.getKind()) {
   case mlir::tk::ReduceKind::Sum: kind = ReduceOp::Sum; break;
@@ -856,25 +864,73 @@ Error ProgramBuilder::emitReduce(mlir::tk::ReduceOp op) {
   case mlir::tk::ReduceKind::And: kind = ReduceOp::And; break;
   case mlir::tk::ReduceKind::Or: kind = ReduceOp::Or; break;
   case mlir::tk::ReduceKind::Xor: kind = ReduceOp::Xor; break;
+  case mlir::tk::ReduceKind::Combine: break;
   }
-  return emitSimple(op, selectReduce(kind, source.kind), {op.getSrc()}, 0,
+  return emitSimple(op, selectReduce(kind, source.kind), {op.getSrcs()[0]}, 0,
                     axisInfo(program, source.shape,
                              static_cast<int32_t>(op.getAxis())));
 }
 
 Error ProgramBuilder::emitScan(mlir::tk::ScanOp op) {
-  const Slot &source = get(op.getSrc());
+  if (op.getKind() == mlir::tk::ScanKind::Combine)
+    return emitCombining(op, op.getCombiner(), op.getAxis(), /*isScan=*/true,
+                         op.getReverse());
+  const Slot &source = get(op.getSrcs()[0]);
   ScanOp kind = ScanOp::Sum;
   switch (op.getKind()) {
   case mlir::tk::ScanKind::Sum: kind = ScanOp::Sum; break;
   case mlir::tk::ScanKind::Prod: kind = ScanOp::Prod; break;
   case mlir::tk::ScanKind::Max: kind = ScanOp::Max; break;
   case mlir::tk::ScanKind::Min: kind = ScanOp::Min; break;
+  case mlir::tk::ScanKind::Combine: break;
   }
   return emitSimple(op, selectScan(kind, source.kind, op.getReverse()),
-                    {op.getSrc()}, 0,
+                    {op.getSrcs()[0]}, 0,
                     axisInfo(program, source.shape,
                              static_cast<int32_t>(op.getAxis())));
+}
+
+Error ProgramBuilder::emitCombining(Operation *op, Region &combiner,
+                                   int64_t axis, bool isScan, bool reverse) {
+  Block &block = combiner.front();
+  unsigned n = op->getNumOperands();
+  const Slot &first = get(op->getOperand(0));
+  auto *info = program.makeAux<CombineInfo>();
+  AxisInfo *shape = axisInfo(program, first.shape, axis);
+  info->outer = shape->outer;
+  info->length = shape->length;
+  info->inner = shape->inner;
+  info->isScan = isScan;
+  info->reverse = reverse;
+  for (unsigned i = 0; i < n; ++i) {
+    CombineInfo::Operand operand;
+    const Slot &source = get(op->getOperand(i));
+    operand.source = source.offset;
+    operand.bytes = storageBytes(source.kind);
+    for (auto [value, offset] :
+         {std::pair<Value, uint32_t *>{op->getResult(i), &operand.result},
+          {block.getArgument(i), &operand.lhs},
+          {block.getArgument(n + i), &operand.rhs}}) {
+      auto slot = define(op, value);
+      if (!slot)
+        return slot.takeError();
+      *offset = slot->offset;
+    }
+    info->operands.push_back(operand);
+  }
+  // The region's instructions go to a program of their own.
+  std::vector<Instruction> outerBody;
+  std::swap(outerBody, program.body);
+  Error error = emitBlock(block);
+  std::swap(outerBody, program.body);
+  info->body = std::move(outerBody);
+  if (error)
+    return error;
+  auto ret = cast<mlir::tk::CombineReturnOp>(block.getTerminator());
+  for (auto [operand, value] : llvm::zip(info->operands, ret.getValues()))
+    operand.yielded = get(value).offset;
+  emit(op, combineHandler(), kNoSlot, {}, 0, 0, info);
+  return Error::success();
 }
 
 Error ProgramBuilder::emitPrint(mlir::tk::PrintOp op) {

@@ -12,6 +12,7 @@
 #include "compiler/interpreter/Handlers.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace tk::interp;
 
@@ -181,7 +182,63 @@ template <ScanOp Op> Handler scanFor(ElementKind kind, bool reverse) {
                              : dispatchFloat(kind, make);
 }
 
+bool combine(const Instruction &in, Machine &m) {
+  const auto &info = *static_cast<const CombineInfo *>(in.aux);
+  size_t resumeAt = m.pc;
+  auto copy = [&](uint32_t to, int64_t toIndex, uint32_t from,
+                  int64_t fromIndex, unsigned bytes) {
+    std::memcpy(m.frame + to + toIndex * bytes,
+                m.frame + from + fromIndex * bytes, bytes);
+  };
+  // The yielded values go through a staging area: one may be another
+  // operand's lhs slot.
+  llvm::SmallVector<char, 64> staged;
+  for (const CombineInfo::Operand &operand : info.operands)
+    staged.resize(staged.size() + operand.bytes);
+  for (int64_t o = 0; o < info.outer; ++o) {
+    for (int64_t j = 0; j < info.inner; ++j) {
+      int64_t base = o * info.length * info.inner + j;
+      for (int64_t step = 0; step < info.length; ++step) {
+        int64_t k = info.reverse ? info.length - 1 - step : step;
+        int64_t at = base + k * info.inner;
+        for (const CombineInfo::Operand &operand : info.operands)
+          copy(step == 0 ? operand.lhs : operand.rhs, 0, operand.source, at,
+               operand.bytes);
+        if (step != 0) {
+          m.pc = 0;
+          while (m.pc < info.body.size()) {
+            const Instruction &sub = info.body[m.pc++];
+            if (!sub.handler(sub, m))
+              return false;
+          }
+          char *stage = staged.data();
+          for (const CombineInfo::Operand &operand : info.operands) {
+            std::memcpy(stage, m.frame + operand.yielded, operand.bytes);
+            stage += operand.bytes;
+          }
+          stage = staged.data();
+          for (const CombineInfo::Operand &operand : info.operands) {
+            std::memcpy(m.frame + operand.lhs, stage, operand.bytes);
+            stage += operand.bytes;
+          }
+        }
+        if (info.isScan)
+          for (const CombineInfo::Operand &operand : info.operands)
+            copy(operand.result, at, operand.lhs, 0, operand.bytes);
+      }
+      if (!info.isScan)
+        for (const CombineInfo::Operand &operand : info.operands)
+          copy(operand.result, o * info.inner + j, operand.lhs, 0,
+               operand.bytes);
+    }
+  }
+  m.pc = resumeAt;
+  return true;
+}
+
 } // namespace
+
+Handler tk::interp::combineHandler() { return &combine; }
 
 Handler tk::interp::selectReduce(ReduceOp op, ElementKind kind) {
   switch (op) {

@@ -21,7 +21,9 @@ def Tk_ReduceKind : I32EnumAttr<"ReduceKind", "block reduction", [
     I32EnumAttrCase<"ArgMin", 6, "argmin">,
     I32EnumAttrCase<"And", 7, "and">,
     I32EnumAttrCase<"Or", 8, "or">,
-    I32EnumAttrCase<"Xor", 9, "xor">]> {
+    I32EnumAttrCase<"Xor", 9, "xor">,
+    // The op's combiner region combines (user-written combine functions).
+    I32EnumAttrCase<"Combine", 10, "combine">]> {
   let cppNamespace = "::mlir::tk";
   let genSpecializedAttr = 0;
 }
@@ -31,7 +33,8 @@ def Tk_ScanKind : I32EnumAttr<"ScanKind", "inclusive block scan", [
     I32EnumAttrCase<"Sum", 0, "sum">,
     I32EnumAttrCase<"Prod", 1, "prod">,
     I32EnumAttrCase<"Max", 2, "max">,
-    I32EnumAttrCase<"Min", 3, "min">]> {
+    I32EnumAttrCase<"Min", 3, "min">,
+    I32EnumAttrCase<"Combine", 4, "combine">]> { // the combiner region
   let cppNamespace = "::mlir::tk";
   let genSpecializedAttr = 0;
 }

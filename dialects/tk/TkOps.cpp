@@ -5,6 +5,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -298,48 +299,131 @@ LogicalResult DotOp::verify() {
   return success();
 }
 
+/// The shape reducing `type` along `axis` leaves.
+static SmallVector<int64_t> reducedShape(RankedTensorType type,
+                                         int64_t axis) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape.erase(shape.begin() + axis);
+  return shape;
+}
+
+/// Checks the operands of a reduce or scan: an axis in range, tensors of
+/// one shape, no pointers, and exactly one for a named kind.
+static LogicalResult verifyCombineOperands(Operation *op, ValueRange srcs,
+                                           int64_t axis, bool isCombine,
+                                           const char *verb) {
+  if (srcs.empty())
+    return op->emitOpError("needs at least one operand");
+  if (!isCombine && srcs.size() != 1)
+    return op->emitOpError("a named kind takes one operand, got ")
+           << srcs.size() << "; use `combine` with a region";
+  auto first = cast<RankedTensorType>(srcs[0].getType());
+  if (axis < 0 || axis >= first.getRank())
+    return op->emitOpError("axis ") << axis << " is out of range for rank "
+                                    << first.getRank();
+  for (Value src : srcs) {
+    auto type = cast<RankedTensorType>(src.getType());
+    if (type.getShape() != first.getShape())
+      return op->emitOpError("operand shapes differ: ")
+             << first << " vs " << type;
+    if (isa<PtrType>(type.getElementType()))
+      return op->emitOpError("cannot ") << verb << " pointers";
+  }
+  return success();
+}
+
+/// A named kind has no region; `combine` has one block taking the
+/// operands' element types twice and returning them once.
+static LogicalResult verifyCombiner(Operation *op, Region &combiner,
+                                    ValueRange srcs, bool isCombine) {
+  if (!isCombine) {
+    if (!combiner.empty())
+      return op->emitOpError("only the `combine` kind has a region");
+    return success();
+  }
+  if (!combiner.hasOneBlock())
+    return op->emitOpError("`combine` needs a region of one block");
+  SmallVector<Type> elementTypes;
+  for (Value src : srcs)
+    elementTypes.push_back(getElementTypeOrSelf(src.getType()));
+  Block &block = combiner.front();
+  SmallVector<Type> expected(elementTypes);
+  expected.append(elementTypes);
+  if (TypeRange(block.getArgumentTypes()) != TypeRange(expected))
+    return op->emitOpError("combiner arguments must be the element types "
+                           "twice (")
+           << expected.size() << " scalars), got "
+           << block.getNumArguments();
+  // The op is Pure: so must its combiner be.
+  for (Operation &inner : block)
+    if (!isMemoryEffectFree(&inner))
+      return op->emitOpError("the combiner must not have side effects, but "
+                             "contains '")
+             << inner.getName() << "'";
+  auto ret = dyn_cast<CombineReturnOp>(block.getTerminator());
+  if (!ret)
+    return op->emitOpError("combiner must end in tk.combine_return");
+  if (TypeRange(ret.getValues().getTypes()) != TypeRange(elementTypes))
+    return ret.emitOpError("must return the operands' element types");
+  return success();
+}
+
 LogicalResult ReduceOp::verify() {
-  auto src = getSrc().getType();
+  bool isCombine = getKind() == ReduceKind::Combine;
+  if (failed(verifyCombineOperands(*this, getSrcs(), getAxis(), isCombine,
+                                   "reduce")))
+    return failure();
+  if (getResults().size() != getSrcs().size())
+    return emitOpError("has ") << getSrcs().size() << " operands but "
+                               << getResults().size() << " results";
   int64_t axis = getAxis();
-  if (axis < 0 || axis >= src.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << src.getRank();
-  Type elt = src.getElementType();
   ReduceKind kind = getKind();
-  if (isa<PtrType>(elt))
-    return emitOpError("cannot reduce pointers");
   bool isArg = kind == ReduceKind::ArgMax || kind == ReduceKind::ArgMin;
   bool isBitwise = kind == ReduceKind::And || kind == ReduceKind::Or ||
                    kind == ReduceKind::Xor || kind == ReduceKind::UMax ||
                    kind == ReduceKind::UMin;
-  if (isBitwise && !elt.isInteger())
-    return emitOpError("reduction ")
-           << stringifyReduceKind(kind) << " needs integers, got " << elt;
-  Type resultElt = isArg ? IntegerType::get(getContext(), 32) : elt;
-  SmallVector<int64_t> shape(src.getShape());
-  shape.erase(shape.begin() + axis);
-  // Compare shape and element type only: after layout assignment the result
-  // carries a slice encoding of the source's.
-  if (getElementTypeOrSelf(getType()) != resultElt ||
-      shapeOf(getType()) != ArrayRef<int64_t>(shape) ||
-      isTensor(getType()) == shape.empty())
-    return emitOpError("result type ")
-           << getType() << " must have shape [" << shape
-           << "] and element type " << resultElt;
+  for (auto [src, result] : llvm::zip(getSrcs(), getResults())) {
+    auto srcType = cast<RankedTensorType>(src.getType());
+    Type elt = srcType.getElementType();
+    if (isBitwise && !elt.isInteger())
+      return emitOpError("reduction ")
+             << stringifyReduceKind(kind) << " needs integers, got " << elt;
+    Type resultElt = isArg ? IntegerType::get(getContext(), 32) : elt;
+    SmallVector<int64_t> shape = reducedShape(srcType, axis);
+    // Compare shape and element type only: after layout assignment the
+    // result carries a slice encoding of the source's.
+    Type type = result.getType();
+    if (getElementTypeOrSelf(type) != resultElt ||
+        shapeOf(type) != ArrayRef<int64_t>(shape) ||
+        isTensor(type) == shape.empty())
+      return emitOpError("result type ")
+             << type << " must have shape [" << shape
+             << "] and element type " << resultElt;
+  }
   return success();
 }
 
+LogicalResult ReduceOp::verifyRegions() {
+  return verifyCombiner(*this, getCombiner(), getSrcs(),
+                        getKind() == ReduceKind::Combine);
+}
+
 LogicalResult ScanOp::verify() {
-  auto src = getSrc().getType();
-  int64_t axis = getAxis();
-  if (axis < 0 || axis >= src.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << src.getRank();
-  if (getType() != src)
-    return emitOpError("result type must equal the source type");
-  if (isa<PtrType>(src.getElementType()))
-    return emitOpError("cannot scan pointers");
+  if (failed(verifyCombineOperands(*this, getSrcs(), getAxis(),
+                                   getKind() == ScanKind::Combine, "scan")))
+    return failure();
+  if (getResults().size() != getSrcs().size())
+    return emitOpError("has ") << getSrcs().size() << " operands but "
+                               << getResults().size() << " results";
+  for (auto [src, result] : llvm::zip(getSrcs(), getResults()))
+    if (result.getType() != src.getType())
+      return emitOpError("result type must equal the source type");
   return success();
+}
+
+LogicalResult ScanOp::verifyRegions() {
+  return verifyCombiner(*this, getCombiner(), getSrcs(),
+                        getKind() == ScanKind::Combine);
 }
 
 LogicalResult HintOp::verify() {

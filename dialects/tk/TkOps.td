@@ -224,28 +224,56 @@ def Tk_DotOp : Tk_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let hasVerifier = 1;
 }
 
-def Tk_ReduceOp : Tk_Op<"reduce", [Pure]> {
-  let summary = "reduce a tensor along one axis";
+def Tk_ReduceOp : Tk_Op<"reduce", [Pure, IsolatedFromAbove]> {
+  let summary = "reduce tensors along one axis";
   let description = [{
-    The result drops `axis`; reducing a 1-D tensor gives a scalar. argmax and
-    argmin return the i32 index of the first extremal element (NaN compares
-    greater than every number for argmax, as in numpy).
+    The results drop `axis`; reducing a 1-D tensor gives a scalar. A named
+    kind (`sum`, `max`, ...) reduces one tensor and has an empty region;
+    argmax and argmin return the i32 index of the first extremal element
+    (NaN compares greater than every number for argmax, as in numpy).
+
+    `combine` reduces N tensors of one shape together (Triton's tt.reduce):
+    the combiner region's block takes 2N scalars, the accumulated values
+    of the N operands and then N values to fold in, and returns N scalars
+    with `tk.combine_return`. The function must be associative; the order
+    in which elements meet is the lowering's.
   }];
-  let arguments = (ins Tk_ReduceKindAttr:$kind, Tk_Tensor:$src, I32Attr:$axis);
-  let results = (outs Tk_Value:$result);
-  let assemblyFormat =
-      "$kind $src attr-dict `:` type($src) `->` type($result)";
+  let arguments = (ins Tk_ReduceKindAttr:$kind, Variadic<Tk_Tensor>:$srcs,
+                   I32Attr:$axis);
+  let results = (outs Variadic<Tk_Value>:$results);
+  let regions = (region AnyRegion:$combiner);
+  let assemblyFormat = [{
+    $kind $srcs attr-dict `:` type($srcs) `->` type($results) ($combiner^)?
+  }];
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
 }
 
-def Tk_ScanOp : Tk_Op<"scan", [Pure]> {
-  let summary = "inclusive prefix scan along one axis";
-  let arguments = (ins Tk_ScanKindAttr:$kind, Tk_Tensor:$src, I32Attr:$axis,
-                   UnitAttr:$reverse);
-  let results = (outs Tk_Tensor:$result);
-  let assemblyFormat =
-      "$kind $src attr-dict `:` type($src) `->` type($result)";
+def Tk_ScanOp : Tk_Op<"scan", [Pure, IsolatedFromAbove]> {
+  let summary = "inclusive prefix scans along one axis";
+  let description = [{
+    A named kind scans one tensor. `combine` scans N tensors of one shape
+    together with the combiner region (as tk.reduce's); element i of a
+    forward scan is x0 + x1 + ... + xi, the accumulated value the left
+    operand. A `reverse` scan runs from the end: element i is
+    (x[n-1] + ... + x[i+1]) + x[i], as Triton (flip, scan, flip).
+  }];
+  let arguments = (ins Tk_ScanKindAttr:$kind, Variadic<Tk_Tensor>:$srcs,
+                   I32Attr:$axis, UnitAttr:$reverse);
+  let results = (outs Variadic<Tk_Tensor>:$results);
+  let regions = (region AnyRegion:$combiner);
+  let assemblyFormat = [{
+    $kind $srcs attr-dict `:` type($srcs) `->` type($results) ($combiner^)?
+  }];
   let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tk_CombineReturnOp : Tk_Op<"combine_return",
+    [Pure, Terminator, ParentOneOf<["ReduceOp", "ScanOp"]>]> {
+  let summary = "the combined values of a reduce or scan combiner region";
+  let arguments = (ins Variadic<Tk_Scalar>:$values);
+  let assemblyFormat = "$values attr-dict `:` type($values)";
 }
 
 def Tk_HintOp : Tk_Op<"hint", [Pure, SameOperandsAndResultType]> {

@@ -54,7 +54,8 @@ public:
       return type;
     if (auto reduce = dyn_cast_or_null<tk::ReduceOp>(op)) {
       auto parent = cast<LayoutEncodingAttrInterface>(
-          defaultEncoding(reduce.getSrc().getType().getShape()));
+          defaultEncoding(cast<RankedTensorType>(reduce.getSrcs()[0].getType())
+                              .getShape()));
       return withEncoding(tensor,
                           SliceEncodingAttr::get(reduce.getAxis(), parent));
     }

@@ -337,6 +337,97 @@ func.func @scan_type(%x: tensor<8xf32>) {
 
 // -----
 
+func.func @reduce_named_two_operands(%x: tensor<8xf32>, %y: tensor<8xf32>) {
+  // expected-error @+1 {{a named kind takes one operand, got 2}}
+  %r:2 = tk.reduce sum %x, %y {axis = 0 : i32} : tensor<8xf32>, tensor<8xf32> -> f32, f32
+  return
+}
+
+// -----
+
+func.func @reduce_combine_shapes(%x: tensor<8xf32>, %y: tensor<4xi32>) {
+  // expected-error @+1 {{operand shapes differ}}
+  %r:2 = tk.reduce combine %x, %y {axis = 0 : i32} : tensor<8xf32>, tensor<4xi32> -> f32, i32 {
+  ^bb0(%a: f32, %b: i32, %c: f32, %d: i32):
+    tk.combine_return %a, %b : f32, i32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_combine_no_region(%x: tensor<8xf32>) {
+  // expected-error @+1 {{`combine` needs a region of one block}}
+  %r = tk.reduce combine %x {axis = 0 : i32} : tensor<8xf32> -> f32
+  return
+}
+
+// -----
+
+func.func @reduce_combine_arguments(%x: tensor<8xf32>) {
+  // expected-error @+1 {{combiner arguments must be the element types twice (2 scalars), got 3}}
+  %r = tk.reduce combine %x {axis = 0 : i32} : tensor<8xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32, %c: f32):
+    tk.combine_return %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_combine_return(%x: tensor<8xf32>) {
+  %r = tk.reduce combine %x {axis = 0 : i32} : tensor<8xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.fptosi %a : f32 to i32
+    // expected-error @+1 {{must return the operands' element types}}
+    tk.combine_return %c : i32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_named_region(%x: tensor<8xf32>) {
+  // expected-error @+1 {{only the `combine` kind has a region}}
+  %r = tk.reduce sum %x {axis = 0 : i32} : tensor<8xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    tk.combine_return %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_combine_effects(%x: tensor<8xf32>) {
+  // expected-error @+1 {{the combiner must not have side effects, but contains 'tk.print'}}
+  %r = tk.reduce combine %x {axis = 0 : i32} : tensor<8xf32> -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    tk.print " a: " %a : f32
+    tk.combine_return %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_combine_results(%x: tensor<8xf32>, %y: tensor<8xi32>) {
+  // expected-error @+1 {{has 2 operands but 1 results}}
+  %r = tk.scan combine %x, %y {axis = 0 : i32} : tensor<8xf32>, tensor<8xi32> -> tensor<8xf32> {
+  ^bb0(%a: f32, %b: i32, %c: f32, %d: i32):
+    tk.combine_return %a, %b : f32, i32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_return_parent(%x: f32) {
+  // expected-error @+1 {{expects parent op to be one of 'tk.reduce, tk.scan'}}
+  tk.combine_return %x : f32
+}
+
+// -----
+
 func.func @hint_rank(%x: tensor<8x8xi32>) {
   // expected-error @+1 {{hint needs 2 entries, got 1}}
   %h = tk.hint %x {divisibility = array<i32: 16>} : tensor<8x8xi32>

@@ -36,6 +36,25 @@ func.func @all_ops(%p: !tk.ptr<f32>, %n: i32, %i64: i64) attributes {tk.kernel} 
   %am = tk.reduce argmax %x {axis = 0 : i32} : tensor<128xf32> -> i32
   // CHECK: tk.scan sum %{{.*}} {axis = 0 : i32} : tensor<128xf32> -> tensor<128xf32>
   %cs = tk.scan sum %x {axis = 0 : i32} : tensor<128xf32> -> tensor<128xf32>
+  // A combine function: the region's block takes the left and the right
+  // values and returns the combined ones.
+  // CHECK: tk.reduce combine %{{.*}}, %{{.*}} {axis = 0 : i32} : tensor<128xf32>, tensor<128xi32> -> f32, i32 {
+  // CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: i32, %{{.*}}: f32, %{{.*}}: i32):
+  // CHECK: tk.combine_return %{{.*}}, %{{.*}} : f32, i32
+  %idx = tk.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32>
+  %mv:2 = tk.reduce combine %x, %idx {axis = 0 : i32} : tensor<128xf32>, tensor<128xi32> -> f32, i32 {
+  ^bb0(%v1: f32, %i1: i32, %v2: f32, %i2: i32):
+    %gt = arith.cmpf ogt, %v2, %v1 : f32
+    %v = arith.select %gt, %v2, %v1 : f32
+    %i = arith.select %gt, %i2, %i1 : i32
+    tk.combine_return %v, %i : f32, i32
+  }
+  // CHECK: tk.scan combine %{{.*}} {axis = 0 : i32, reverse} : tensor<128xf32> -> tensor<128xf32> {
+  %rs2 = tk.scan combine %x {axis = 0 : i32, reverse} : tensor<128xf32> -> tensor<128xf32> {
+  ^bb0(%lhs: f32, %rhs: f32):
+    %sum = arith.addf %lhs, %rhs : f32
+    tk.combine_return %sum : f32
+  }
   // CHECK: tk.atomic_rmw add %{{.*}}, %{{.*}}, mask %{{.*}} : tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>
   %old = tk.atomic_rmw add %pp, %x, mask %m : tensor<128x!tk.ptr<f32>>, tensor<128xf32>, tensor<128xi1>
   // CHECK: tk.atomic_rmw max %{{.*}}, %{{.*}} sem = relaxed scope = cta :

@@ -1248,6 +1248,10 @@ Value IRGen::callBuiltin(BuiltinId id, const CallArgs &callArgs,
   case BuiltinId::MakeBlockPtr:
   case BuiltinId::Advance:
     return emitBlockPointerBuiltin(id, args, loc);
+  case BuiltinId::MakeTensorDescriptor:
+  case BuiltinId::LoadTensorDescriptor:
+  case BuiltinId::StoreTensorDescriptor:
+    return emitTensorDescriptorBuiltin(id, args, loc);
   case BuiltinId::Reduce:
   case BuiltinId::AssociativeScan:
     error(args.loc("combine_fn"),

@@ -145,6 +145,10 @@ public:
   Value emitRandomBuiltin(BuiltinId id, const BoundArgs &args, SourceLoc loc);
   Value emitBlockPointerBuiltin(BuiltinId id, const BoundArgs &args,
                                 SourceLoc loc);
+  /// make_tensor_descriptor, desc.load, desc.store
+  /// (IRGenTensorDescriptor.cpp).
+  Value emitTensorDescriptorBuiltin(BuiltinId id, const BoundArgs &args,
+                                    SourceLoc loc);
   /// load/store through a block pointer (IRGenBlockPointer.cpp).
   Value loadBlockPointer(const BoundArgs &args, SourceLoc loc);
   Value storeBlockPointer(const BoundArgs &args, SourceLoc loc);

@@ -12,10 +12,8 @@
 // Each coordinate is computed on its 1-D range and expanded to rank N
 // (size 1 elsewhere) before it is broadcast, so the address arithmetic is
 // the form the axis analysis recognises (contiguous along a unit stride; a
-// stride that is the constant 1 is not multiplied).
-//
-// Accesses that a target lowers itself (TMA on sm_90a) are marked
-// `tk.tma` by the pass that selects them and are skipped here.
+// stride that is the constant 1 is not multiplied). A TMA lowering on
+// sm_90a would take its accesses before this pass; there is none yet.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/Passes.h"
@@ -108,7 +106,7 @@ struct TkLowerTensorDescriptorsPass
   void runOnOperation() override {
     SmallVector<Operation *> accesses;
     getOperation().walk([&](Operation *op) {
-      if (isa<DescriptorLoadOp, DescriptorStoreOp>(op) && !op->hasAttr("tk.tma"))
+      if (isa<DescriptorLoadOp, DescriptorStoreOp>(op))
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {

@@ -35,8 +35,7 @@ def TkLowerTensorDescriptors
   let description = [{
     Rewrites tk.descriptor_load (out-of-bounds elements read 0) and
     tk.descriptor_store (out-of-bounds elements not written) into pointer
-    blocks and masks, the path every target has. Accesses marked `tk.tma`
-    are left for the target's TMA lowering.
+    blocks and masks, the path every target has.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

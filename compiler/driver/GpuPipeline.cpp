@@ -1,6 +1,7 @@
 //===- GpuPipeline.cpp - tk -> tkgpu pass pipeline ------------------------===//
 #include "compiler/driver/GpuPipeline.h"
 
+#include "compiler/transforms/Passes.h"
 #include "compiler/transforms/gpu/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -13,6 +14,9 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   options.numWarps = numWarps;
   options.threadsPerWarp = 32;
   options.target = arch.str();
+  // tk -> tk: the accesses no target-specific path takes become masked
+  // loads and stores (the interpreter runs the descriptor ops themselves).
+  pm.addPass(mlir::tk::createTkLowerTensorDescriptors());
   pm.addPass(mlir::tkgpu::createConvertTkToTkgpu(options));
   pm.addPass(mlir::tkgpu::createTkgpuCoalesce());
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());

@@ -43,6 +43,9 @@ enum class BuiltinId : unsigned {
   UintToUniformFloat, PairUniformToNormal,
   // Block pointers (IRGenBlockPointer.cpp)
   MakeBlockPtr, Advance,
+  // Tensor descriptors (IRGenTensorDescriptor.cpp); desc.load / desc.store
+  // are the last two with the descriptor as `desc`
+  MakeTensorDescriptor, LoadTensorDescriptor, StoreTensorDescriptor,
   // Shapes
   Reshape, View, Trans, Permute, BroadcastTo, ExpandDims,
   // Casts (the method `x.to(...)` and `cast(x, dtype)`)

@@ -1250,6 +1250,10 @@ Value IRGen::callBuiltin(BuiltinId id, const CallArgs &callArgs,
   case BuiltinId::MakeBlockPtr:
   case BuiltinId::Advance:
     return emitBlockPointerBuiltin(id, args, loc);
+  case BuiltinId::MakeTensorDescriptor:
+  case BuiltinId::LoadTensorDescriptor:
+  case BuiltinId::StoreTensorDescriptor:
+    return emitTensorDescriptorBuiltin(id, args, loc);
   case BuiltinId::Reduce:
   case BuiltinId::AssociativeScan:
     return emitCombineBuiltin(id, args, loc);

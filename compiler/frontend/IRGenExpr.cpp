@@ -293,6 +293,32 @@ Value IRGen::getAttribute(const Value &object, const std::string &attr,
                                         "dtype", "type", "shape", "numel",
                                         "T"}));
   }
+  if (object.is(Value::Kind::TensorDescriptor)) {
+    const ValueType &block = object.getType();
+    size_t rank = block.shape.size();
+    const std::vector<Value> &parts = object.getElements();
+    if (attr == "dtype")
+      return Value::type(ValueType(block.dtype));
+    if (attr == "block_shape" || attr == "block_type") {
+      if (attr == "block_type")
+        return Value::type(block);
+      std::vector<Value> dims;
+      for (int64_t dim : block.shape)
+        dims.push_back(Value::integer(dim));
+      return Value::tuple(std::move(dims));
+    }
+    if (attr == "shape")
+      return Value::tuple(
+          std::vector<Value>(parts.begin() + 1, parts.begin() + 1 + rank));
+    if (attr == "strides")
+      return Value::tuple(
+          std::vector<Value>(parts.begin() + 1 + rank, parts.end()));
+    error(loc, object.describe() + " has no attribute '" + attr + "'" +
+                   didYouMean(attr, std::vector<std::string>{
+                                        "load", "store", "dtype", "shape",
+                                        "strides", "block_shape",
+                                        "block_type"}));
+  }
   error(loc, object.describe() + " has no attribute '" + attr + "'");
 }
 
@@ -581,6 +607,14 @@ Value IRGen::emitCall(const ast::CallExpr &call) {
                              : object.describe()) +
                   " has no method '" + attr->attr + "'");
       callee = Value::builtin(*id);
+      self = object;
+      isQualified = true;
+    } else if (object.is(Value::Kind::TensorDescriptor) &&
+               (attr->attr == "load" || attr->attr == "store")) {
+      // desc.load(offsets), desc.store(offsets, value)
+      callee = Value::builtin(attr->attr == "load"
+                                  ? BuiltinId::LoadTensorDescriptor
+                                  : BuiltinId::StoreTensorDescriptor);
       self = object;
       isQualified = true;
     } else {

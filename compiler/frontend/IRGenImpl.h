@@ -155,6 +155,10 @@ public:
   /// reduce / associative_scan with a combine function (IRGenCombine.cpp).
   Value emitCombineBuiltin(BuiltinId id, const BoundArgs &args,
                            SourceLoc loc);
+  /// make_tensor_descriptor, desc.load, desc.store
+  /// (IRGenTensorDescriptor.cpp).
+  Value emitTensorDescriptorBuiltin(BuiltinId id, const BoundArgs &args,
+                                    SourceLoc loc);
   /// load/store through a block pointer (IRGenBlockPointer.cpp).
   Value loadBlockPointer(const BoundArgs &args, SourceLoc loc);
   Value storeBlockPointer(const BoundArgs &args, SourceLoc loc);

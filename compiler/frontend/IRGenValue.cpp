@@ -51,6 +51,15 @@ Value Value::blockPointer(std::vector<Value> parts) {
   return v;
 }
 
+Value Value::tensorDescriptor(std::vector<Value> parts,
+                              sema::ValueType blockType) {
+  Value v;
+  v.kind = Kind::TensorDescriptor;
+  v.valueType = std::move(blockType);
+  v.elements = std::move(parts);
+  return v;
+}
+
 Value Value::tuple(std::vector<Value> elements) {
   Value v;
   v.kind = Kind::Tuple;
@@ -125,6 +134,14 @@ bool Value::isSameConstant(const Value &other) const {
       if (!elements[i].isSameConstant(other.elements[i]))
         return false;
     return true;
+  case Kind::TensorDescriptor:
+    if (!(valueType == other.valueType) ||
+        elements.size() != other.elements.size())
+      return false;
+    for (size_t i = 0; i < elements.size(); ++i)
+      if (!elements[i].isSameConstant(other.elements[i]))
+        return false;
+    return true;
   case Kind::IR:
     return irValue == other.irValue && valueType == other.valueType;
   case Kind::Function:
@@ -189,6 +206,8 @@ std::string Value::constantToString() const {
     return stringValue;
   case Kind::BlockPointer:
     return "<block pointer>";
+  case Kind::TensorDescriptor:
+    return "<tensor descriptor>";
   }
   return "?";
 }
@@ -217,6 +236,8 @@ std::string Value::describe() const {
     return "builtin function";
   case Kind::Namespace:
     return "namespace '" + stringValue + "'";
+  case Kind::TensorDescriptor:
+    return "tensor descriptor of " + valueType.toString() + " blocks";
   case Kind::BlockPointer: {
     std::string text = "block pointer to " +
                        sema::DType(elements[0].getType().dtype.getPointee()).toString() +

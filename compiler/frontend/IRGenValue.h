@@ -41,7 +41,11 @@ public:
     /// make_block_ptr's result: elements are the base pointer, then tuples
     /// of the shape, strides, offsets, block shape and order
     /// (IRGenBlockPointer.cpp).
-    BlockPointer
+    BlockPointer,
+    /// make_tensor_descriptor's result: the block type (element dtype and
+    /// block shape) as its type; elements are the base pointer, then the
+    /// shape, then the strides (i64 scalars; IRGenTensorDescriptor.cpp).
+    TensorDescriptor
   };
 
   Value() = default;
@@ -58,6 +62,8 @@ public:
   static Value builtin(BuiltinId id);
   static Value nameSpace(std::string name);
   static Value blockPointer(std::vector<Value> parts);
+  static Value tensorDescriptor(std::vector<Value> parts,
+                                sema::ValueType blockType);
 
   Kind getKind() const { return kind; }
   bool is(Kind k) const { return kind == k; }

@@ -106,6 +106,14 @@ Handler selectLoad(unsigned elementBytes, bool masked, bool hasOther);
 /// operands: [0] pointers, [1] values, [2] mask or kNoSlot.
 Handler selectStore(unsigned elementBytes, bool masked);
 
+/// Tensor descriptors (DescriptorHandlers.cpp): operands [0] the descriptor
+/// (i64: base address, shape, strides), [1] the block's element offsets
+/// (i32, one per dimension), [2] the stored values. Out-of-bounds elements
+/// read 0 / are not written. aux: DescriptorAccessInfo (shape = block).
+struct DescriptorAccessInfo : MemoryAccessInfo {};
+Handler selectDescriptorLoad(unsigned elementBytes);
+Handler selectDescriptorStore(unsigned elementBytes);
+
 enum class AtomicOp : uint8_t { Add, Max, Min, UMax, UMin, Xchg, And, Or, Xor };
 /// operands: [0] pointers, [1] values, [2] mask or kNoSlot. Lanes apply in
 /// index order; the result holds the old values (0 for masked lanes).

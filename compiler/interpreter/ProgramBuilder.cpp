@@ -21,6 +21,7 @@
 #include "compiler/interpreter/Interpreter.h"
 #include "compiler/interpreter/Program.h"
 #include "dialects/tk/TkDialect.h"
+#include "dialects/tk/TkDescriptorOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
@@ -192,6 +193,9 @@ private:
   MemoryAccessInfo *memoryInfo(Type ptrType);
   Error emitLoad(mlir::tk::LoadOp op);
   Error emitStore(mlir::tk::StoreOp op);
+  Error emitDescriptorAccess(Operation *op, Value base, ValueRange shape,
+                             ValueRange strides, ValueRange indices,
+                             Value stored);
   Error emitAtomicRMW(mlir::tk::AtomicRMWOp op);
   Error emitAtomicCAS(mlir::tk::AtomicCASOp op);
   Error emitDot(mlir::tk::DotOp op);
@@ -766,6 +770,46 @@ Error ProgramBuilder::emitStore(mlir::tk::StoreOp op) {
   return Error::success();
 }
 
+Error ProgramBuilder::emitDescriptorAccess(Operation *op, Value base,
+                                           ValueRange shape,
+                                           ValueRange strides,
+                                           ValueRange indices, Value stored) {
+  auto block = cast<RankedTensorType>(stored ? stored.getType()
+                                             : op->getResult(0).getType());
+  auto element = kindOf(block.getElementType());
+  Handler handler =
+      !element ? nullptr
+      : stored ? selectDescriptorStore(storageBytes(*element))
+               : selectDescriptorLoad(storageBytes(*element));
+  if (!handler)
+    return unsupported(op, "on this element type");
+  // Instructions have three operands: the parts are gathered into two
+  // scratch arrays, i64 [base, shape..., strides...] and i32 [indices...].
+  uint32_t desc = allocate(8 * (1 + shape.size() + strides.size()));
+  uint32_t field = desc;
+  emit(op, copyHandler(), field, {get(base).offset}, 1, 8);
+  for (ValueRange values : {shape, strides})
+    for (Value v : values)
+      emit(op, copyHandler(), field += 8, {get(v).offset}, 1, 8);
+  uint32_t offsets = allocate(4 * indices.size());
+  for (size_t d = 0; d < indices.size(); ++d)
+    emit(op, copyHandler(), offsets + 4 * d, {get(indices[d]).offset}, 1, 4);
+  auto *info = program.makeAux<DescriptorAccessInfo>();
+  info->shape.dims.assign(block.getShape().begin(), block.getShape().end());
+  info->cacheIndex = program.numRangeCaches++;
+  uint32_t resultSlot = kNoSlot;
+  if (!stored) {
+    auto result = define(op, op->getResult(0));
+    if (!result)
+      return result.takeError();
+    resultSlot = result->offset;
+  }
+  emit(op, handler, resultSlot,
+       {desc, offsets, stored ? get(stored).offset : kNoSlot},
+       block.getNumElements(), 0, info);
+  return Error::success();
+}
+
 Error ProgramBuilder::emitAtomicRMW(mlir::tk::AtomicRMWOp op) {
   auto result = define(op, op.getResult());
   if (!result)
@@ -1106,6 +1150,15 @@ Error ProgramBuilder::emitOp(Operation *op) {
       .Case([&](mlir::tk::AddPtrOp o) { return emitAddPtr(o); })
       .Case([&](mlir::tk::LoadOp o) { return emitLoad(o); })
       .Case([&](mlir::tk::StoreOp o) { return emitStore(o); })
+      .Case([&](mlir::tk::DescriptorLoadOp o) {
+        return emitDescriptorAccess(o, o.getBase(), o.getShape(),
+                                    o.getStrides(), o.getIndices(), Value());
+      })
+      .Case([&](mlir::tk::DescriptorStoreOp o) {
+        return emitDescriptorAccess(o, o.getBase(), o.getShape(),
+                                    o.getStrides(), o.getIndices(),
+                                    o.getValue());
+      })
       .Case([&](mlir::tk::AtomicRMWOp o) { return emitAtomicRMW(o); })
       .Case([&](mlir::tk::AtomicCASOp o) { return emitAtomicCAS(o); })
       .Case([&](mlir::tk::IntToPtrOp o) { return aliasTo(o.getSrc()); })

@@ -29,4 +29,15 @@ def TkUnrollLoops : Pass<"tk-unroll-loops", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TkLowerTensorDescriptors
+    : Pass<"tk-lower-tensor-descriptors", "::mlir::ModuleOp"> {
+  let summary = "Tensor descriptor loads/stores as masked pointer loads/stores";
+  let description = [{
+    Rewrites tk.descriptor_load (out-of-bounds elements read 0) and
+    tk.descriptor_store (out-of-bounds elements not written) into pointer
+    blocks and masks, the path every target has.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TK_TRANSFORMS_PASSES_TD

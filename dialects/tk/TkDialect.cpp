@@ -1,5 +1,6 @@
 //===- TkDialect.cpp - tk dialect, types and attributes -------------------===//
 #include "dialects/tk/TkDialect.h"
+#include "dialects/tk/TkDescriptorOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -22,6 +23,9 @@ void TkDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "dialects/tk/TkOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "dialects/tk/TkDescriptorOps.cpp.inc"
       >();
   addTypes<
 #define GET_TYPEDEF_LIST

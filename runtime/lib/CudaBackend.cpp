@@ -13,6 +13,7 @@
 
 #include "CudaBackend.h"
 #include "CudaDriver.h"
+#include "TensorMap.h"
 
 #include "tk/Arch.h"
 #include "tk/Error.h"
@@ -59,7 +60,10 @@ public:
   CudaKernel(CudaBackend &backend, CUfunction function, const Metadata &md)
       : backend(backend), function(function), name(md.name),
         threadsPerBlock(static_cast<unsigned>(md.numWarps) * 32),
-        sharedBytes(static_cast<unsigned>(md.sharedBytes)) {}
+        sharedBytes(static_cast<unsigned>(md.sharedBytes)) {
+    if (!md.tensorMaps.empty())
+      tensorMapMetadata = md;
+  }
   void launch(const Grid &grid, StreamImpl *stream,
               const std::vector<ArgValue> &args) override;
 
@@ -69,6 +73,9 @@ private:
   std::string name;
   unsigned threadsPerBlock;
   unsigned sharedBytes;
+  /// The metadata, kept only for kernels with tensor maps (encoded at
+  /// every launch from the arguments).
+  Metadata tensorMapMetadata;
 };
 
 class CudaModule final : public ModuleImpl {
@@ -387,6 +394,13 @@ std::unique_ptr<ModuleImpl> CudaBackend::loadModule(const ModuleImage &image) {
       if (driver.funcGetParamInfo(function, count, &offset, &size) !=
           CUDA_SUCCESS)
         break;
+      if (count >= md.args.size() && count < md.args.size() +
+                                                  md.tensorMaps.size() &&
+          size != sizeof(CUtensorMap))
+        throw Error(prefix + "tensor map " +
+                    std::to_string(count - md.args.size() + 1) + " is " +
+                    std::to_string(size) + " bytes in " + source +
+                    ", expected " + std::to_string(sizeof(CUtensorMap)));
       if (count < md.args.size() &&
           size != md.args[count].type.paramByteSize())
         throw Error(prefix + "the metadata says parameter " +
@@ -396,10 +410,16 @@ std::unique_ptr<ModuleImpl> CudaBackend::loadModule(const ModuleImage &image) {
                     " bytes), but in " + source + " it is " +
                     std::to_string(size) + " bytes");
     }
-    if (count != md.args.size())
+    size_t expected = md.args.size() + md.tensorMaps.size();
+    if (count != expected)
       throw Error(prefix + "the metadata lists " +
-                  std::to_string(md.args.size()) + " parameters, but " +
-                  source + " has " + std::to_string(count));
+                  std::to_string(md.args.size()) + " parameters" +
+                  (md.tensorMaps.empty()
+                       ? std::string()
+                       : " and " + std::to_string(md.tensorMaps.size()) +
+                             (md.tensorMaps.size() == 1 ? " tensor map"
+                                                        : " tensor maps")) +
+                  ", but " + source + " has " + std::to_string(count));
   }
 
   auto functionAttribute = [&](CUfunction_attribute which, const char *what) {
@@ -459,15 +479,36 @@ void CudaKernel::launch(const Grid &grid, StreamImpl *stream,
   // Each parameter is read from the low bytes of ArgValue::bits (the
   // platform is little-endian); the driver knows each parameter's size.
   constexpr size_t kInline = 32;
+  const std::vector<TensorMapSpec> &maps = tensorMapMetadata.tensorMaps;
+  size_t numParams = args.size() + maps.size();
   void *inlineParams[kInline];
   std::vector<void *> heapParams;
   void **params = inlineParams;
-  if (args.size() > kInline) {
-    heapParams.resize(args.size());
+  if (numParams > kInline) {
+    heapParams.resize(numParams);
     params = heapParams.data();
   }
   for (size_t i = 0; i < args.size(); ++i)
     params[i] = const_cast<uint64_t *>(&args[i].bits);
+  // TMA descriptors: 128-byte parameters after the kernel's own.
+  std::vector<CUtensorMap> encoded(maps.size());
+  for (size_t i = 0; i < maps.size(); ++i) {
+    if (!backend.driver.tensorMapEncodeTiled)
+      throw Error("kernel '" + name + "' uses TMA, but the CUDA driver has "
+                  "no cuTensorMapEncodeTiled (CUDA 12 or newer needed)");
+    detail::TensorMapEncoding e =
+        detail::encodeTensorMap(tensorMapMetadata, i, args);
+    CUresult r = backend.driver.tensorMapEncodeTiled(
+        &encoded[i], e.dataType, e.rank,
+        reinterpret_cast<void *>(static_cast<uintptr_t>(e.globalAddress)),
+        e.globalDim, e.globalStrides, e.boxDim, e.elementStrides,
+        e.interleave, e.swizzle, e.l2Promotion, e.oobFill);
+    if (r != CUDA_SUCCESS)
+      throw Error("kernel '" + name + "': encoding tensor map " +
+                  std::to_string(i + 1) + " (base '" + maps[i].base +
+                  "') failed: " + backend.driver.describe(r));
+    params[args.size() + i] = &encoded[i];
+  }
 
   // The Kernel front end checked that the stream is this backend's.
   CUstream handle = stream ? static_cast<CudaStream *>(stream)->handle

@@ -62,6 +62,8 @@ static LoadResult loadDriver() {
         reinterpret_cast<ElapsedFn>(resolve("cuEventElapsedTime"));
   driver->funcGetParamInfo = reinterpret_cast<decltype(
       driver->funcGetParamInfo)>(resolve("cuFuncGetParamInfo"));
+  driver->tensorMapEncodeTiled = reinterpret_cast<decltype(
+      driver->tensorMapEncodeTiled)>(resolve("cuTensorMapEncodeTiled"));
 
   CUresult result = driver->cuInit(0);
   if (result == CUDA_ERROR_STUB_LIBRARY) {

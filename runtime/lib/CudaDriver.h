@@ -66,6 +66,9 @@ struct CudaDriver {
   /// Optional (CUDA 12.4+): lets us check parameter sizes against the
   /// metadata; nullptr on older drivers.
   decltype(&::cuFuncGetParamInfo) funcGetParamInfo = nullptr;
+  /// Optional (CUDA 12.0+): encodes the tensor maps of TMA kernels; a
+  /// launch of such a kernel fails with a message when it is missing.
+  decltype(&::cuTensorMapEncodeTiled) tensorMapEncodeTiled = nullptr;
 
   int driverVersion = 0;
 

@@ -150,6 +150,48 @@ static Constexpr parseConstexpr(const std::string &name,
   return c;
 }
 
+static TensorMapOperand parseTensorMapOperand(const FieldReader &fields,
+                                              const char *key,
+                                              const json::Value &v) {
+  TensorMapOperand operand;
+  if (v.isString())
+    operand.arg = v.getString();
+  else
+    operand.value = fields.integer(key, v, 1, INT64_MAX);
+  return operand;
+}
+
+static TensorMapSpec parseTensorMap(const json::Value &v, size_t index,
+                                    const std::string &origin) {
+  FieldReader fields(v, origin + ": tensor map " + std::to_string(index + 1) +
+                            ": ");
+  if (!v.isObject())
+    fields.fail(std::string("must be an object, got ") +
+                json::kindName(v.kind()));
+  TensorMapSpec map;
+  map.base = fields.string("base", fields.required("base"));
+  std::string element = fields.string("dtype", fields.required("dtype"));
+  std::optional<ScalarKind> kind = parseScalarKind(element);
+  if (!kind)
+    fields.fail("unknown dtype '" + element + "'");
+  map.element = *kind;
+  auto list = [&](const char *key) -> const std::vector<json::Value> & {
+    const json::Value &value = fields.required(key);
+    fields.expectKind(key, value, json::Value::Kind::Array, "an array");
+    return value.getArray();
+  };
+  for (const json::Value &item : list("shape"))
+    map.shape.push_back(parseTensorMapOperand(fields, "shape", item));
+  for (const json::Value &item : list("strides"))
+    map.strides.push_back(parseTensorMapOperand(fields, "strides", item));
+  for (const json::Value &item : list("block"))
+    map.block.push_back(fields.integer("block", item, 1, 256));
+  if (const json::Value *swizzle = fields.optional("swizzle"))
+    map.swizzleBytes = static_cast<int>(fields.integer("swizzle", *swizzle,
+                                                       0, 128));
+  return map;
+}
+
 Metadata Metadata::parse(std::string_view jsonText, const std::string &origin) {
   json::Value root = json::parse(jsonText, origin);
   if (!root.isObject())
@@ -162,11 +204,13 @@ Metadata Metadata::parse(std::string_view jsonText, const std::string &origin) {
   md.version = static_cast<int>(fields.integer(
       "tk_metadata_version", fields.required("tk_metadata_version"), 0,
       INT32_MAX));
-  if (md.version != kMetadataVersion)
+  if (md.version != kMetadataVersion &&
+      md.version != kTensorMapMetadataVersion)
     fields.fail("tk_metadata_version is " + std::to_string(md.version) +
-                " but this runtime reads version " +
-                std::to_string(kMetadataVersion) +
-                (md.version > kMetadataVersion
+                " but this runtime reads versions " +
+                std::to_string(kMetadataVersion) + " and " +
+                std::to_string(kTensorMapMetadataVersion) +
+                (md.version > kTensorMapMetadataVersion
                      ? " (the kernel was compiled by a newer tkc)"
                      : ""));
 
@@ -212,6 +256,12 @@ Metadata Metadata::parse(std::string_view jsonText, const std::string &origin) {
   }
   if (const json::Value *v = fields.optional("grid_rank"))
     md.gridRank = static_cast<int>(fields.integer("grid_rank", *v, 1, 3));
+  if (const json::Value *v = fields.optional("tensor_maps")) {
+    fields.expectKind("tensor_maps", *v, json::Value::Kind::Array,
+                      "an array");
+    for (size_t i = 0; i < v->getArray().size(); ++i)
+      md.tensorMaps.push_back(parseTensorMap(v->getArray()[i], i, origin));
+  }
 
   md.validate(origin);
   return md;
@@ -221,8 +271,9 @@ void Metadata::validate(const std::string &origin) const {
   auto fail = [&](const std::string &message) {
     throw Error(origin + ": " + message);
   };
-  if (version != kMetadataVersion)
-    fail("tk_metadata_version must be " + std::to_string(kMetadataVersion));
+  if (version != requiredVersion())
+    fail("tk_metadata_version must be " + std::to_string(requiredVersion()) +
+         (tensorMaps.empty() ? "" : " (the kernel has tensor maps)"));
   if (!isIdentifier(name))
     fail("kernel name '" + name + "' is not an identifier");
   std::optional<GpuArch> parsedArch = parseGpuArch(arch);
@@ -257,6 +308,51 @@ void Metadata::validate(const std::string &origin) const {
     if (arg.spec == ArgSpec::One && arg.type.isPointer)
       fail(where + "spec 'one' applies only to integers, not " +
            toString(arg.type));
+  }
+  for (size_t i = 0; i < tensorMaps.size(); ++i) {
+    const TensorMapSpec &map = tensorMaps[i];
+    std::string where = "tensor map " + std::to_string(i + 1) + ": ";
+    const KernelArg *base = findArg(map.base);
+    if (!base || !base->type.isPointer)
+      fail(where + "base '" + map.base + "' is not a pointer parameter");
+    if (base->type.scalar != map.element)
+      fail(where + "base '" + map.base + "' points to " +
+           scalarName(base->type.scalar) + ", not " +
+           scalarName(map.element));
+    size_t bytes = scalarByteSize(map.element);
+    if (map.element == ScalarKind::I1 || bytes == 0)
+      fail(where + "TMA cannot move " + scalarName(map.element));
+    size_t rank = map.block.size();
+    if (rank < 1 || rank > 5 || map.shape.size() != rank ||
+        map.strides.size() != rank)
+      fail(where + "needs 1 to 5 dimensions with one shape, stride and "
+                   "block entry each");
+    for (const auto *list : {&map.shape, &map.strides})
+      for (const TensorMapOperand &operand : *list) {
+        if (!operand.isArg())
+          continue;
+        const KernelArg *arg = findArg(operand.arg);
+        if (!arg || arg->type.isPointer || !isIntegerKind(arg->type.scalar) ||
+            arg->type.scalar == ScalarKind::I1)
+          fail(where + "'" + operand.arg +
+               "' is not an integer parameter");
+      }
+    const TensorMapOperand &last = map.strides.back();
+    if (last.isArg() || last.value != 1)
+      fail(where + "the last stride must be the constant 1");
+    if (map.swizzleBytes != 0 && map.swizzleBytes != 32 &&
+        map.swizzleBytes != 64 && map.swizzleBytes != 128)
+      fail(where + "swizzle is " + std::to_string(map.swizzleBytes) +
+           ", expected 0, 32, 64 or 128");
+    uint64_t innerBytes = uint64_t(map.block.back()) * bytes;
+    if (innerBytes % 16 != 0)
+      fail(where + "the innermost block dimension is " +
+           std::to_string(innerBytes) +
+           " bytes; TMA needs a multiple of 16");
+    if (map.swizzleBytes != 0 && innerBytes > uint64_t(map.swizzleBytes))
+      fail(where + "the innermost block dimension (" +
+           std::to_string(innerBytes) + " bytes) exceeds the " +
+           std::to_string(map.swizzleBytes) + "-byte swizzle span");
   }
   for (const Constexpr &c : constexprs) {
     if (!isIdentifier(c.name))
@@ -299,7 +395,7 @@ std::string Metadata::toJson() const {
   auto field = [&](const char *key, const std::string &value, bool last) {
     out += "  " + json::quote(key) + ": " + value + (last ? "\n" : ",\n");
   };
-  field("tk_metadata_version", std::to_string(version), false);
+  field("tk_metadata_version", std::to_string(requiredVersion()), false);
   field("name", json::quote(name), false);
   field("arch", json::quote(arch), false);
   field("num_warps", std::to_string(numWarps), false);
@@ -344,6 +440,31 @@ std::string Metadata::toJson() const {
   }
   constexprText += "}";
   field("constexprs", constexprText, false);
+  if (!tensorMaps.empty()) {
+    auto operands = [](const std::vector<TensorMapOperand> &list) {
+      std::string text = "[";
+      for (size_t i = 0; i < list.size(); ++i)
+        text += (i ? ", " : "") + (list[i].isArg()
+                                       ? json::quote(list[i].arg)
+                                       : std::to_string(list[i].value));
+      return text + "]";
+    };
+    std::string mapsText = "[";
+    for (size_t i = 0; i < tensorMaps.size(); ++i) {
+      const TensorMapSpec &map = tensorMaps[i];
+      std::string block = "[";
+      for (size_t d = 0; d < map.block.size(); ++d)
+        block += (d ? ", " : "") + std::to_string(map.block[d]);
+      mapsText += std::string(i ? ",\n" : "\n") + "    {\"base\": " +
+                  json::quote(map.base) + ", \"dtype\": " +
+                  json::quote(scalarName(map.element)) +
+                  ", \"shape\": " + operands(map.shape) +
+                  ", \"strides\": " + operands(map.strides) +
+                  ", \"block\": " + block + "], \"swizzle\": " +
+                  std::to_string(map.swizzleBytes) + "}";
+    }
+    field("tensor_maps", mapsText + "\n  ]", false);
+  }
   field("grid_rank", std::to_string(gridRank), true);
   out += "}\n";
   return out;

@@ -21,8 +21,11 @@
 
 namespace tk {
 
-/// The tk_metadata_version this runtime reads and writes.
+/// The tk_metadata_version of kernels without tensor maps.
 constexpr int kMetadataVersion = 1;
+/// The version of kernels with tensor maps: a runtime that would ignore
+/// them (and launch without their parameters) rejects it.
+constexpr int kTensorMapMetadataVersion = 2;
 
 enum class BinaryKind : uint8_t { Cubin, Ptx };
 const char *binaryKindName(BinaryKind kind); // "cubin", "ptx"
@@ -43,6 +46,28 @@ struct Constexpr {
   double floatValue = 0; // Float
 };
 
+/// One dimension or stride of a tensor map: an integer parameter's value
+/// at launch, or a constant.
+struct TensorMapOperand {
+  std::string arg; // the parameter's name; empty for a constant
+  int64_t value = 0;
+
+  bool isArg() const { return !arg.empty(); }
+};
+
+/// A TMA descriptor (CUtensorMap) the runtime encodes at each launch with
+/// cuTensorMapEncodeTiled and passes as an extra 128-byte parameter after
+/// the kernel's own (docs/runtime.md, "Tensor maps"). Dimensions are listed
+/// outermost first, as in the language; the last stride is 1.
+struct TensorMapSpec {
+  std::string base;                       // a pointer parameter
+  ScalarKind element = ScalarKind::F16;   // the pointee type
+  std::vector<TensorMapOperand> shape;    // elements per dimension
+  std::vector<TensorMapOperand> strides;  // in elements
+  std::vector<int64_t> block;             // the box, 1..256 per dimension
+  int swizzleBytes = 0;                   // 0, 32, 64 or 128
+};
+
 struct Metadata {
   int version = kMetadataVersion;
   std::string name;            // the kernel's symbol in the binary
@@ -57,6 +82,14 @@ struct Metadata {
   std::vector<KernelArg> args; // exactly the kernel's parameters, in order
   std::vector<Constexpr> constexprs;
   int gridRank = 3;            // how many program_id axes the kernel uses
+  /// Hidden parameters after `args`, one 128-byte CUtensorMap each.
+  std::vector<TensorMapSpec> tensorMaps;
+
+  /// The version these fields need: kTensorMapMetadataVersion with tensor
+  /// maps, else kMetadataVersion. validate() requires `version` to be it.
+  int requiredVersion() const {
+    return tensorMaps.empty() ? kMetadataVersion : kTensorMapMetadataVersion;
+  }
 
   /// Parses and validates metadata JSON. `origin` names the text in errors
   /// ("softmax.json: missing field 'num_warps'").

@@ -456,3 +456,35 @@ func.func @program_id_axis() {
   %p = tk.program_id 3 : i32
   return
 }
+
+// -----
+
+func.func @descriptor_rank(%p: !tk.ptr<f32>, %n: i64, %i: i32) {
+  // expected-error @+1 {{needs 2 shape, stride and index operands (one per dimension), got 1, 2 and 2}}
+  %x = tk.descriptor_load %p[%i, %i] shape[%n] strides[%n, %n] : !tk.ptr<f32> -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @descriptor_element(%p: !tk.ptr<f16>, %n: i64, %i: i32) {
+  // expected-error @+1 {{base points to 'f16' but the block holds 'f32'}}
+  %x = tk.descriptor_load %p[%i] shape[%n] strides[%n] : !tk.ptr<f16> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @descriptor_pow2(%p: !tk.ptr<f32>, %n: i64, %i: i32, %v: tensor<12xf32>) {
+  // expected-error @+1 {{block dimensions must be positive powers of two}}
+  tk.descriptor_store %p[%i], %v shape[%n] strides[%n] : !tk.ptr<f32>, tensor<12xf32>
+  return
+}
+
+// -----
+
+func.func @descriptor_rank6(%p: !tk.ptr<f32>, %n: i64, %i: i32) {
+  // expected-error @+1 {{blocks have 1 to 5 dimensions}}
+  %x = tk.descriptor_load %p[%i, %i, %i, %i, %i, %i] shape[%n, %n, %n, %n, %n, %n] strides[%n, %n, %n, %n, %n, %n] : !tk.ptr<f32> -> tensor<2x2x2x2x2x2xf32>
+  return
+}

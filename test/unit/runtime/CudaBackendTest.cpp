@@ -418,3 +418,61 @@ TEST_F(CudaBackendTest, CApiOnTheGpuBackend) {
 }
 
 } // namespace
+
+// A kernel with a tensor map: each launch encodes it from the arguments
+// (innermost dimension first, byte strides, zero fill) and passes the
+// 128-byte CUtensorMap after the kernel's own parameters.
+TEST_F(CudaBackendTest, TensorMapsAreEncodedAtLaunch) {
+  const char *ptx = R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry tma_copy(.param .u64 a_ptr, .param .u32 M, .param .u32 K,
+    .param .align 64 .b8 tensor_map_0[128]) { ret; })";
+  std::string metadata = R"({"tk_metadata_version": 2, "name": "tma_copy",
+      "arch": "sm_90a", "num_warps": 4, "shared_bytes": 0,
+      "binary": "t.ptx", "binary_kind": "ptx", "args": [
+      {"name": "a_ptr", "type": "*f16"}, {"name": "M", "type": "i32"},
+      {"name": "K", "type": "i32"}],
+      "tensor_maps": [{"base": "a_ptr", "dtype": "f16", "shape": ["M", "K"],
+                       "strides": ["K", 1], "block": [128, 64],
+                       "swizzle": 128}]})";
+  Context ctx = Context::create(Mode::Gpu);
+  Kernel k = Module::loadFromMemory(ctx, metadata, ptx).kernel();
+  Buffer a = ctx.alloc(1000 * 520 * 2);
+  k.launch({8}, a.ptr(), int32_t(1000), int32_t(520));
+  ASSERT_EQ(mock->tensorMapCalls.size(), 1u);
+  const mockcuda::TensorMapCall &call = mock->tensorMapCalls[0];
+  EXPECT_EQ(call.dataType, CU_TENSOR_MAP_DATA_TYPE_FLOAT16);
+  EXPECT_EQ(call.rank, 2u);
+  EXPECT_EQ(call.address, a.ptr().address);
+  EXPECT_EQ(call.dims, (std::vector<uint64_t>{520, 1000}));
+  EXPECT_EQ(call.strides, (std::vector<uint64_t>{1040}));
+  EXPECT_EQ(call.box, (std::vector<unsigned>{64, 128}));
+  EXPECT_EQ(call.elementStrides, (std::vector<unsigned>{1, 1}));
+  EXPECT_EQ(call.interleave, CU_TENSOR_MAP_INTERLEAVE_NONE);
+  EXPECT_EQ(call.swizzle, CU_TENSOR_MAP_SWIZZLE_128B);
+  EXPECT_EQ(call.l2Promotion, CU_TENSOR_MAP_L2_PROMOTION_L2_128B);
+  EXPECT_EQ(call.oobFill, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  ASSERT_EQ(mock->launches.size(), 1u);
+  const auto &params = mock->launches[0].params;
+  ASSERT_EQ(params.size(), 4u);
+  ASSERT_EQ(params[3].size(), 128u);
+  EXPECT_EQ(params[3][0], 1); // the mock's first encoding
+  uint64_t encodedAddress;
+  std::memcpy(&encodedAddress, params[3].data() + 8, 8);
+  EXPECT_EQ(encodedAddress, a.ptr().address);
+
+  // A stride TMA cannot use fails before the driver sees the launch.
+  EXPECT_EQ(errorOf([&] { k.launch({8}, a.ptr(), int32_t(1000), int32_t(52)); }),
+            "kernel 'tma_copy': tensor map 1 (base 'a_ptr'): stride 0 ('K') "
+            "is 52 elements = 104 bytes; TMA needs a multiple of 16 bytes "
+            "below 2^40");
+  EXPECT_EQ(mock->launches.size(), 1u);
+
+  // The binary must have the 128-byte parameter.
+  const char *noMap = R"(.entry tma_copy(.param .u64 a_ptr, .param .u32 M,
+      .param .u32 K) { ret; })";
+  EXPECT_EQ(errorOf([&] { Module::loadFromMemory(ctx, metadata, noMap); }),
+            "kernel 'tma_copy': the metadata lists 3 parameters and 1 tensor "
+            "map, but the in-memory binary has 3");
+}

@@ -161,13 +161,17 @@ TEST(Metadata, WrongTypes) {
 
 TEST(Metadata, Version) {
   EXPECT_EQ(errorOf(edited("\"tk_metadata_version\": 1",
-                           "\"tk_metadata_version\": 2")),
-            "k.json: tk_metadata_version is 2 but this runtime reads version "
-            "1 (the kernel was compiled by a newer tkc)");
+                           "\"tk_metadata_version\": 3")),
+            "k.json: tk_metadata_version is 3 but this runtime reads versions "
+            "1 and 2 (the kernel was compiled by a newer tkc)");
   EXPECT_EQ(errorOf(edited("\"tk_metadata_version\": 1",
                            "\"tk_metadata_version\": 0")),
-            "k.json: tk_metadata_version is 0 but this runtime reads version "
-            "1");
+            "k.json: tk_metadata_version is 0 but this runtime reads versions "
+            "1 and 2");
+  // Version 2 is for kernels with tensor maps (TensorMapTest.cpp).
+  EXPECT_EQ(errorOf(edited("\"tk_metadata_version\": 1",
+                           "\"tk_metadata_version\": 2")),
+            "k.json: tk_metadata_version must be 1");
 }
 
 TEST(Metadata, Arguments) {

@@ -61,9 +61,22 @@ std::unique_ptr<MockModule> parseModule(const std::string &text) {
     name >> fn->name;
     std::istringstream params(text.substr(open + 1, close - open - 1));
     std::string word;
-    while (params >> word)
-      if (word == ".param" && params >> word)
-        fn->paramSizes.push_back(paramSize(word));
+    while (params >> word) {
+      if (word != ".param" || !(params >> word))
+        continue;
+      if (word == ".align") { // .param .align A .b8 name[N]
+        std::string alignment, type, declarator;
+        params >> alignment >> type >> declarator;
+        size_t bracket = declarator.find('[');
+        size_t count = bracket == std::string::npos
+                           ? 1
+                           : std::strtoul(declarator.c_str() + bracket + 1,
+                                          nullptr, 10);
+        fn->paramSizes.push_back(paramSize(type) * count);
+        continue;
+      }
+      fn->paramSizes.push_back(paramSize(word));
+    }
     size_t body = text.find('{', close);
     size_t maxntid = text.find(".maxntid", close);
     if (maxntid != std::string::npos && maxntid < body)
@@ -404,6 +417,30 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gx,
   if (fn->name == "vadd" && launch.params.size() == 4)
     runVadd(launch);
   state().launches.push_back(std::move(launch));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuTensorMapEncodeTiled(
+    CUtensorMap *tensorMap, CUtensorMapDataType dataType, cuuint32_t rank,
+    void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
+    const cuuint32_t *elementStrides, CUtensorMapInterleave interleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion l2Promotion,
+    CUtensorMapFloatOOBfill oobFill) {
+  if (rank < 1 || rank > 5)
+    return CUDA_ERROR_INVALID_VALUE;
+  mockcuda::TensorMapCall call{dataType, rank,
+                               reinterpret_cast<uint64_t>(globalAddress),
+                               {globalDim, globalDim + rank},
+                               {globalStrides, globalStrides + rank - 1},
+                               {boxDim, boxDim + rank},
+                               {elementStrides, elementStrides + rank},
+                               interleave, swizzle, l2Promotion, oobFill};
+  state().tensorMapCalls.push_back(call);
+  std::memset(tensorMap, 0, sizeof(CUtensorMap));
+  auto *bytes = reinterpret_cast<uint8_t *>(tensorMap);
+  bytes[0] = static_cast<uint8_t>(state().tensorMapCalls.size());
+  std::memcpy(bytes + 8, &call.address, 8);
   return CUDA_SUCCESS;
 }
 

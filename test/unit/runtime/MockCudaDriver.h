@@ -37,6 +37,19 @@ struct Launch {
   std::vector<std::vector<uint8_t>> params;
 };
 
+/// The arguments of one cuTensorMapEncodeTiled call.
+struct TensorMapCall {
+  CUtensorMapDataType dataType;
+  unsigned rank;
+  uint64_t address;
+  std::vector<uint64_t> dims, strides;
+  std::vector<unsigned> box, elementStrides;
+  CUtensorMapInterleave interleave;
+  CUtensorMapSwizzle swizzle;
+  CUtensorMapL2promotion l2Promotion;
+  CUtensorMapFloatOOBfill oobFill;
+};
+
 struct State {
   // Configuration (read when a context queries the device).
   int deviceCount = 1;
@@ -46,6 +59,9 @@ struct State {
 
   // Observations.
   std::vector<Launch> launches;
+  /// Every cuTensorMapEncodeTiled call. The mock's "encoding" is the call's
+  /// index + 1 in byte 0 and the global address in bytes 8..15.
+  std::vector<TensorMapCall> tensorMapCalls;
   std::map<uintptr_t, size_t> allocations;
   int contextRetains = 0;
   int loadedModules = 0;

@@ -19,6 +19,7 @@
 #include "compiler/analysis/AccessWidth.h"
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/conversion/PatternSets.h"
+#include "compiler/conversion/TmaOpToLlvm.h"
 #include "dialects/tk/TkDialect.h"
 #include "dialects/tkgpu/TkgpuDialect.h"
 
@@ -149,6 +150,7 @@ struct ConvertTkgpuToLlvmPass
     populateDotOperandLoadToLlvmPatterns(converter, state, patterns);
     populateMmaDotOpToLlvmPatterns(converter, state, patterns);
     populateWarpGroupDotOpToLlvmPatterns(converter, state, patterns);
+    populateTmaOpToLlvmPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);

@@ -1,5 +1,6 @@
 //===- TkgpuDialect.cpp - the tkgpu dialect and its helpers ---------------===//
 #include "dialects/tkgpu/TkgpuDialect.h"
+#include "dialects/tkgpu/TkgpuTmaOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -53,6 +54,9 @@ void TkgpuDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
 #include "dialects/tkgpu/TkgpuOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "dialects/tkgpu/TkgpuTmaOps.cpp.inc"
       >();
   registerAttributes();
   registerTypes();

@@ -1,0 +1,124 @@
+//===- TkgpuTmaOps.td - mbarriers and TMA copies ------------*- tablegen -*-===//
+//
+// Hopper's tensor-memory engine: asynchronous bulk copies of a tensor box
+// between global memory, described by a 128-byte CUtensorMap (a TMA
+// descriptor, `!tk.ptr<i8>` here: its address), and a shared-memory
+// buffer, completing on an mbarrier in shared memory. The building blocks
+// of the TMA path of tensor descriptors (docs/pipeline.md, "TMA ops").
+// Each op is issued by thread 0 of the program (the lowering predicates it
+// so); wait_barrier is executed by every thread. Their own file and header
+// (TkgpuTmaOps.h) so that the users of TkgpuDialect.h do not depend on
+// them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TKGPU_TMA_OPS_TD
+#define TKGPU_TMA_OPS_TD
+
+include "TkgpuDialect.td"
+include "TkgpuTypes.td"
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Tkgpu_TmaSharedMemory : Resource<"::mlir::tkgpu::SharedMemory">;
+
+// The address of a CUtensorMap (a tk pointer; TkTypes.td cannot be
+// included from here, its own includes being relative to dialects/tk).
+def Tkgpu_TensorMapPtr : Type<CPred<"::mlir::isa<::mlir::tk::PtrType>($_self)">,
+                              "!tk.ptr", "::mlir::tk::PtrType">;
+
+def Tkgpu_InitBarrierOp : Tkgpu_Op<"init_barrier", [
+    MemoryEffects<[MemWrite<Tkgpu_TmaSharedMemory>]>]> {
+  let summary = "initialize an mbarrier expecting `count` arrivals per phase";
+  let description = [{
+    `mbarrier.init.shared.b64 [bar], count` by thread 0; the barrier is
+    in phase 0. A CTA barrier must separate it from the barrier's uses in
+    other threads.
+  }];
+  let arguments = (ins Tkgpu_MemDescType:$barrier,
+                   ConfinedAttr<I32Attr, [IntMinValue<1>]>:$count);
+  let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def Tkgpu_BarrierExpectOp : Tkgpu_Op<"barrier_expect", [
+    MemoryEffects<[MemWrite<Tkgpu_TmaSharedMemory>]>]> {
+  let summary = "arrive on an mbarrier and expect `bytes` of async copies";
+  let description = [{
+    `mbarrier.arrive.expect_tx.shared.b64 _, [bar], bytes` by thread 0
+    when `pred` holds: the current phase completes when the arrivals are
+    done and the TMA copies naming the barrier have written `bytes`.
+  }];
+  let arguments = (ins Tkgpu_MemDescType:$barrier,
+                   ConfinedAttr<I32Attr, [IntMinValue<0>]>:$bytes, I1:$pred);
+  let assemblyFormat = [{
+    $barrier `,` $bytes `,` $pred attr-dict `:` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tkgpu_WaitBarrierOp : Tkgpu_Op<"wait_barrier", [
+    MemoryEffects<[MemRead<Tkgpu_TmaSharedMemory>]>]> {
+  let summary = "wait until the mbarrier phase of parity `phase` completes";
+  let description = [{
+    Every thread loops on `mbarrier.try_wait.parity.shared.b64` until the
+    phase with parity `phase` (0 or 1) has completed; the copies that
+    completed it are then visible to the thread.
+  }];
+  let arguments = (ins Tkgpu_MemDescType:$barrier, I32:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def Tkgpu_AsyncTmaCopyGlobalToLocalOp : Tkgpu_Op<"async_tma_copy_global_to_local", [
+    MemoryEffects<[MemRead, MemWrite<Tkgpu_TmaSharedMemory>]>]> {
+  let summary = "TMA load of the box at `coords` into a shared buffer";
+  let description = [{
+    `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx::bytes
+    [result], [desc, {coords} ], [barrier]` by thread 0 when `pred` holds.
+    `coords` are element offsets in the language's order (outermost
+    first; the lowering passes them innermost first, as TMA counts
+    dimensions). Elements outside the tensor are written as zeros. The
+    buffer's shape is the descriptor's box.
+  }];
+  let arguments = (ins Tkgpu_TensorMapPtr:$desc, Variadic<I32>:$coords,
+                   Tkgpu_MemDescType:$result, Tkgpu_MemDescType:$barrier,
+                   I1:$pred);
+  let assemblyFormat = [{
+    $desc `[` $coords `]` $result `,` $barrier `,` $pred attr-dict `:`
+    qualified(type($desc)) `,` qualified(type($result)) `,`
+    qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tkgpu_AsyncTmaCopyLocalToGlobalOp : Tkgpu_Op<"async_tma_copy_local_to_global", [
+    MemoryEffects<[MemRead<Tkgpu_TmaSharedMemory>, MemWrite]>]> {
+  let summary = "TMA store of a shared buffer to the box at `coords`";
+  let description = [{
+    `cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group [desc, {coords} ],
+    [src]` then `cp.async.bulk.commit_group`, by thread 0. Elements outside
+    the tensor are not written. The writes of the buffer must be fenced
+    (fence_async_shared) and a CTA barrier passed before; the buffer may be
+    reused after async_tma_store_wait.
+  }];
+  let arguments = (ins Tkgpu_TensorMapPtr:$desc, Variadic<I32>:$coords,
+                   Tkgpu_MemDescType:$src);
+  let assemblyFormat = [{
+    $desc `[` $coords `]` $src attr-dict `:` qualified(type($desc)) `,`
+    qualified(type($src))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tkgpu_AsyncTmaStoreWaitOp : Tkgpu_Op<"async_tma_store_wait", [
+    MemoryEffects<[MemRead<Tkgpu_TmaSharedMemory>]>]> {
+  let summary = "wait until at most `pendings` TMA store groups read their buffers";
+  let description = [{
+    `cp.async.bulk.wait_group.read pendings`: the shared buffers of the
+    older groups may be written again.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pendings);
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // TKGPU_TMA_OPS_TD

@@ -1,0 +1,42 @@
+// RUN: tk-opt %s -split-input-file -verify-diagnostics
+// The verifiers of the mbarrier and TMA ops (TkgpuTmaOps.td).
+
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @barrier_type() {
+  %bar = tkgpu.local_alloc !tkgpu.memdesc<2xi64, #bar>
+  // expected-error @+1 {{the barrier must be a memdesc of one i64}}
+  tkgpu.init_barrier %bar, 1 : !tkgpu.memdesc<2xi64, #bar>
+  return
+}
+
+// -----
+
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+func.func @coords(%desc: !tk.ptr<i8>, %i: i32, %p: i1) {
+  %bar = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+  %buf = tkgpu.local_alloc !tkgpu.memdesc<128x64xf16, #sa>
+  // expected-error @+1 {{needs 2 coordinates (one per dimension), got 1}}
+  tkgpu.async_tma_copy_global_to_local %desc[%i] %buf, %bar, %p : !tk.ptr<i8>, !tkgpu.memdesc<128x64xf16, #sa>, !tkgpu.memdesc<1xi64, #bar>
+  return
+}
+
+// -----
+
+#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+func.func @box(%desc: !tk.ptr<i8>, %i: i32) {
+  %buf = tkgpu.local_alloc !tkgpu.memdesc<512x64xf16, #sa>
+  // expected-error @+1 {{TMA box dimensions are 1 to 256}}
+  tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %buf : !tk.ptr<i8>, !tkgpu.memdesc<512x64xf16, #sa>
+  return
+}
+
+// -----
+
+#s = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @inner_bytes(%desc: !tk.ptr<i8>, %i: i32) {
+  %buf = tkgpu.local_alloc !tkgpu.memdesc<64x4xf16, #s>
+  // expected-error @+1 {{the innermost box dimension must be a multiple of 16 bytes}}
+  tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %buf : !tk.ptr<i8>, !tkgpu.memdesc<64x4xf16, #s>
+  return
+}

@@ -18,6 +18,11 @@
 //   converted from their sources to A), and the conversion moves after it;
 //   repeated, conversions travel down to a user in B where they cancel
 //   (typically the store, whose pointer and mask were rematerialized in B).
+//   A tk.trans of convert(x : A -> B) with A blocked runs in A permuted
+//   (sizePerThread, threadsPerWarp, warpsPerCTA and order follow the
+//   dimensions), where it only renames registers: attention's backward
+//   transposes loaded tiles (dO^T, Q^T) on their way into a dot, and the
+//   conversion then lands on the dot operand's shared-memory store.
 //
 // - Loop-carried values of a dot's layout: an scf.for iter_arg whose next
 //   value is computed (through rematerializable ops) from data the body
@@ -198,6 +203,26 @@ struct RematerializeConvertSource : public OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// `layout` with its dimensions permuted as tk.trans `order` permutes the
+/// tensor's (result dimension i is source dimension order[i]): the same
+/// elements in the same registers, lanes and warps.
+BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
+                                   ArrayRef<int32_t> order) {
+  unsigned rank = order.size();
+  SmallVector<unsigned> size(rank), threads(rank), warps(rank), inverse(rank),
+      newOrder;
+  for (unsigned i = 0; i < rank; ++i) {
+    size[i] = layout.getSizePerThread()[order[i]];
+    threads[i] = layout.getThreadsPerWarp()[order[i]];
+    warps[i] = layout.getWarpsPerCTA()[order[i]];
+    inverse[order[i]] = i;
+  }
+  for (unsigned dim : layout.getOrder())
+    newOrder.push_back(inverse[dim]);
+  return BlockedEncodingAttr::get(layout.getContext(), size, threads, warps,
+                                  newOrder);
+}
+
 /// user(convert(x : A -> B), ...) -> convert(user'(x, ...) : A' -> B').
 struct SinkConvertIntoUser : public RewritePattern {
   SinkConvertIntoUser(MLIRContext *ctx)
@@ -206,7 +231,8 @@ struct SinkConvertIntoUser : public RewritePattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     bool isReduce = isa<tk::ReduceOp>(op);
-    if (!isElementwise(op) && !isReduce &&
+    auto trans = dyn_cast<tk::TransOp>(op);
+    if (!isElementwise(op) && !isReduce && !trans &&
         !isa<tk::BroadcastOp, tk::ExpandDimsOp>(op))
       return failure();
     // The layout the converted operand had before conversion.
@@ -229,6 +255,11 @@ struct SinkConvertIntoUser : public RewritePattern {
     } else if (auto reduce = dyn_cast<tk::ReduceOp>(op)) {
       resultLayout = SliceEncodingAttr::get(
           reduce.getAxis(), cast<LayoutEncodingAttrInterface>(sourceLayout));
+    } else if (trans) {
+      auto blocked = dyn_cast<BlockedEncodingAttr>(sourceLayout);
+      if (!blocked)
+        return failure();
+      resultLayout = permuteBlocked(blocked, trans.getOrder());
     }
     // Every other tensor operand must be rebuilt in the new layout or be a
     // conversion itself (which then converts from its source to the new
@@ -236,9 +267,10 @@ struct SinkConvertIntoUser : public RewritePattern {
     Rematerializer remat;
     SmallVector<Attribute> needed;
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
-      needed.push_back(isReduce ? sourceLayout
-                                : Rematerializer::operandLayout(op, i,
-                                                                resultLayout));
+      needed.push_back(isReduce || trans
+                           ? sourceLayout
+                           : Rematerializer::operandLayout(op, i,
+                                                           resultLayout));
       Value operand = op->getOperand(i);
       if (needed.back() && !operand.getDefiningOp<ConvertLayoutOp>() &&
           !remat.canRematerialize(operand, needed.back()))

@@ -262,3 +262,37 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return
   }
 }
+
+// -----
+
+#ld = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#def = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+
+// A transposed load (attention's backward: dO^T on its way into a dot):
+// the trans runs in the load's layout permuted, a register renaming, and
+// the conversion moves after it. A trans of a non-blocked layout (#mma)
+// keeps its conversion in front.
+// CHECK-DAG: #[[LD:.*]] = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[LDT:.*]] = #tkgpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: func.func @trans_of_load
+// CHECK: %[[X:.*]] = tk.load {{.*}} -> tensor<32x64xf16, #[[LD]]>
+// CHECK-NOT: convert_layout
+// CHECK: %[[T:.*]] = tk.trans %[[X]] {order = array<i32: 1, 0>} : tensor<32x64xf16, #[[LD]]> -> tensor<64x32xf16, #[[LDT]]>
+// CHECK: tkgpu.convert_layout %[[T]] : tensor<64x32xf16, #[[LDT]]> -> tensor<64x32xf16, #
+// CHECK-LABEL: func.func @trans_of_mma
+// CHECK: %[[C:.*]] = tkgpu.convert_layout %{{.*}} : tensor<32x64xf32, #{{.*}}> -> tensor<32x64xf32, #
+// CHECK: tk.trans %[[C]]
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @trans_of_load(%p: tensor<32x64x!tk.ptr<f16>, #ld>) -> tensor<64x32xf16, #def> {
+    %x = tk.load %p : tensor<32x64x!tk.ptr<f16>, #ld> -> tensor<32x64xf16, #ld>
+    %c = tkgpu.convert_layout %x : tensor<32x64xf16, #ld> -> tensor<32x64xf16, #def>
+    %t = tk.trans %c {order = array<i32: 1, 0>} : tensor<32x64xf16, #def> -> tensor<64x32xf16, #def>
+    return %t : tensor<64x32xf16, #def>
+  }
+  func.func @trans_of_mma(%x: tensor<32x64xf32, #mma>) -> tensor<64x32xf32, #def> {
+    %c = tkgpu.convert_layout %x : tensor<32x64xf32, #mma> -> tensor<32x64xf32, #def>
+    %t = tk.trans %c {order = array<i32: 1, 0>} : tensor<32x64xf32, #def> -> tensor<64x32xf32, #def>
+    return %t : tensor<64x32xf32, #def>
+  }
+}

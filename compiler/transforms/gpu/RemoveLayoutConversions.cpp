@@ -18,6 +18,15 @@
 //   converted from their sources to A), and the conversion moves after it;
 //   repeated, conversions travel down to a user in B where they cancel
 //   (typically the store, whose pointer and mask were rematerialized in B).
+//   An operand that reaches the op through a broadcast from a smaller
+//   conversion (attention's backward: the row statistics M and delta,
+//   loaded in each iteration, against the scores in the dot's layout) is
+//   converted from that conversion's source instead: the conversion of a
+//   vector replaces the conversion of the whole tile.
+// - A local_alloc of convert(x) (x distributed, the conversion used only
+//   there) stores x: the store moves any distributed layout into the
+//   shared layout, so the conversion's scratch round trip is not needed
+//   (a dot operand computed in registers, the backward's P^T and dS^T).
 //   A tk.trans of convert(x : A -> B) with A blocked runs in A permuted
 //   (sizePerThread, threadsPerWarp, warpsPerCTA and order follow the
 //   dimensions), where it only renames registers: attention's backward
@@ -86,6 +95,12 @@ public:
   /// Largest number of ops cloned for one value.
   static constexpr unsigned kBudget = 64;
 
+  /// `reconvertBelow` > 0: a conversion of fewer elements whose source
+  /// cannot be rebuilt is rebuilt as a conversion from that source (one
+  /// small conversion for another).
+  explicit Rematerializer(int64_t reconvertBelow = 0)
+      : reconvertBelow(reconvertBelow) {}
+
   /// Treat `value` as available in `layout` (it is about to be retyped).
   void assumeAvailable(Value value, Attribute layout) {
     assumed.insert({value, layout});
@@ -108,7 +123,14 @@ public:
       return done;
     Operation *def = value.getDefiningOp();
     Value result;
-    if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+    if (auto convert = dyn_cast<ConvertLayoutOp>(def);
+        convert && reconverted.contains(key)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(def);
+      result = ConvertLayoutOp::create(rewriter, def->getLoc(),
+                                       withEncoding(value.getType(), layout),
+                                       convert.getSrc());
+    } else if (convert) {
       result = rematerialize(convert.getSrc(), layout, rewriter);
     } else {
       IRMapping mapping;
@@ -161,8 +183,15 @@ private:
     if (!def || budget == 0)
       return false;
     --budget;
-    if (auto convert = dyn_cast<ConvertLayoutOp>(def))
-      return canRematerialize(convert.getSrc(), layout, budget, visited);
+    if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+      if (canRematerialize(convert.getSrc(), layout, budget, visited))
+        return true;
+      if (convert.getType().getNumElements() >= reconvertBelow ||
+          !cast<LayoutEncodingAttrInterface>(layout).isDistributed())
+        return false;
+      reconverted.insert({value, layout});
+      return true;
+    }
     if (isCheapProducer(def))
       return true;
     // Expand_dims needs the result layout's slice, which only distributed
@@ -179,8 +208,11 @@ private:
     return true;
   }
 
+  int64_t reconvertBelow;
   llvm::DenseMap<std::pair<Value, Attribute>, Value> cache;
   llvm::DenseSet<std::pair<Value, Attribute>> assumed;
+  /// Conversions to rebuild as conversions from their sources.
+  llvm::DenseSet<std::pair<Value, Attribute>> reconverted;
 };
 
 /// convert(x : A -> B) where x can be computed in B directly.
@@ -263,8 +295,12 @@ struct SinkConvertIntoUser : public RewritePattern {
     }
     // Every other tensor operand must be rebuilt in the new layout or be a
     // conversion itself (which then converts from its source to the new
-    // layout instead: still one conversion). Anything else would add one.
-    Rematerializer remat;
+    // layout instead: still one conversion), or be broadcast from a smaller
+    // conversion (converted from its source: a smaller one). Anything else
+    // would add one.
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    Rematerializer remat(resultType && !isReduce ? resultType.getNumElements()
+                                                 : 0);
     SmallVector<Attribute> needed;
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
       needed.push_back(isReduce || trans
@@ -309,6 +345,27 @@ struct SinkConvertIntoUser : public RewritePattern {
           ConvertLayoutOp::create(rewriter, op->getLoc(), type, newResult));
     }
     rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
+/// local_alloc(convert(x)) -> local_alloc(x) (see the banner).
+struct StoreConvertSourceInLocalAlloc : public OpRewritePattern<LocalAllocOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LocalAllocOp alloc,
+                                PatternRewriter &rewriter) const override {
+    Value src = alloc.getSrc();
+    auto convert = src ? src.getDefiningOp<ConvertLayoutOp>() : nullptr;
+    if (!convert || !convert->hasOneUse())
+      return failure();
+    auto layout = dyn_cast_or_null<LayoutEncodingAttrInterface>(
+        convert.getSrc().getType().getEncoding());
+    if (!layout || !layout.isDistributed())
+      return failure();
+    rewriter.modifyOpInPlace(
+        alloc, [&] { alloc.getSrcMutable().assign(convert.getSrc()); });
+    rewriter.eraseOp(convert);
     return success();
   }
 };
@@ -474,7 +531,7 @@ struct RemoveLayoutConversionsPass
 
     RewritePatternSet sink(ctx);
     sink.add<SinkConvertIntoUser, CarryLoopValueInUserLayout,
-             CarryLoopValueInDotLayout>(ctx);
+             CarryLoopValueInDotLayout, StoreConvertSourceInLocalAlloc>(ctx);
     FrozenRewritePatternSet sinkPatterns(std::move(sink));
 
     GreedyRewriteConfig config;

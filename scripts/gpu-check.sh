@@ -148,6 +148,22 @@ if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/matmul" ]; then
     note "matmul under compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed, ' "$OUT/matmul-$tool.log" | tr '\n' ' '))"
   done
 fi
+# 4e. Attention (issue 10): examples/attention_fwd.tk's variants checked
+# against PyTorch's SDPA in float32 and timed (Triton's FlashAttention-2
+# forward and PyTorch's SDPA backends are in triton_ref.py's anchors);
+# then the backward kernels against autograd, if they were built.
+if [ -d "$C/kernels/attention" ]; then
+  PYTHONUNBUFFERED=1 timeout 300 python3 bench/gpu/attention_gpu.py "$C/kernels/attention" "$OUT" \
+    >"$OUT/attention.log" 2>&1
+  note "attention_gpu.py exit $?: $(tail -1 "$OUT/attention.log")"
+  grep -E "TFLOP/s|FAIL" "$OUT/attention.log" | head -40
+fi
+if [ -d "$C/kernels/attention_bwd" ] && [ -f bench/gpu/attention_bwd_gpu.py ]; then
+  PYTHONUNBUFFERED=1 timeout 300 python3 bench/gpu/attention_bwd_gpu.py "$C/kernels/attention_bwd" "$OUT" \
+    >"$OUT/attention_bwd.log" 2>&1
+  note "attention_bwd_gpu.py exit $?: $(tail -1 "$OUT/attention_bwd.log")"
+  grep -E "TFLOP/s|FAIL" "$OUT/attention_bwd.log" | head -20
+fi
 # 4d. Using tk from applications (issue 12): the Python package on torch
 # tensors, the launch overhead next to raw cuLaunchKernel / Triton / torch,
 # cold and warm compiles and autotuning next to Triton's (the AOT header's
@@ -173,7 +189,7 @@ printf '%s\n' "${summary[@]}"
 if [ -f "$OUT/tk.json" ] && [ -f "$OUT/anchors.json" ]; then
   python3 bench/report.py "$OUT/tk.json" "$OUT/anchors.json" "$OUT"
 fi
-for f in anchors.json tk.json bench.json bench.png matmul.json mma_ceiling.json launch.json jit.json; do
+for f in anchors.json tk.json bench.json bench.png matmul.json mma_ceiling.json launch.json jit.json attention.json attention_bwd.json; do
   [ -f "$OUT/$f" ] && cp "$OUT/$f" "$FINAL/"
 done
 tar czf "$FINAL/logs.tgz" -C "$FINAL" logs && rm -rf "$FINAL/logs"

@@ -10,12 +10,14 @@ the kernels' buffers) and launched as their metadata says: grid
 (cdiv(N, BLOCK_M), Z*H), num_warps * 32 threads, shared_bytes of dynamic
 shared memory.
 
-Correctness: fresh f16 inputs (Z, H, N, D), O poisoned with NaN, against
+Correctness: fresh f16 or bf16 inputs (the kernel's pointer type) of shape
+(Z, H, N, D), O poisoned with NaN, against
 torch.nn.functional.scaled_dot_product_attention on the float32 upcast,
 ||out - ref|| / ||ref|| <= 1e-2; the log-sum-exp M (base 2) against
-log2(sum(exp(S))) in float32. Shapes: N of 1024, 1000 is not admitted by
-the N_CTX=16 specialization, so 1008 (not a multiple of the blocks), Z*H
-of 1 and 128, and the benchmark shape.
+log2(sum(exp(S))) in float32. Shapes: N of 1024, 4096, 16384, and 1008
+(not a multiple of the blocks; the N_CTX=16 specialization admits no
+1000), Z*H of 1 to 128; the variant compiled without that specialization
+(_anyn) also N = 1000 and 4095.
 
 Speed: at Z=4, H=32, N=4096 (and 16384 unless --quick), CUDA events around
 each launch, the L2 flushed before each (as triton.testing.do_bench), the
@@ -60,6 +62,9 @@ class Kernel:
         self.args = self.meta["args"]
         c = self.meta["constexprs"]
         self.d, self.bm, self.causal = int(c["HEAD_DIM"]), int(c["BLOCK_M"]), bool(c["CAUSAL"])
+        self.dtype = torch.bfloat16 if self.args[0]["type"] == "*bf16" else torch.float16
+        # Compiled for N_CTX % 16 == 0 (Triton's divisibility hint) or not.
+        self.any_n = not any(a["name"] == "N_CTX" and a.get("spec") == "div16" for a in self.args)
 
     def launch(self, q, k, v, o, m, sm_scale):
         Z, H, N, _ = q.shape
@@ -83,15 +88,15 @@ class Kernel:
                                   params, None), f"launch {self.name}")
 
 
-def inputs(Z, H, N, D):
-    q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16) for _ in range(3))
+def inputs(Z, H, N, D, dtype):
+    q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=dtype) for _ in range(3))
     o = torch.full_like(q, float("nan"))
     m = torch.full((Z, H, N), float("nan"), device="cuda", dtype=torch.float32)
     return q, k, v, o, m
 
 
 def check_case(kern, Z, H, N):
-    q, k, v, o, m = inputs(Z, H, N, kern.d)
+    q, k, v, o, m = inputs(Z, H, N, kern.d, kern.dtype)
     sm_scale = 1.0 / math.sqrt(kern.d)
     kern.launch(q, k, v, o, m, sm_scale)
     torch.cuda.synchronize()
@@ -108,7 +113,7 @@ def check_case(kern, Z, H, N):
 
 
 def time_case(kern, Z, H, N, reps=20):
-    q, k, v, o, m = inputs(Z, H, N, kern.d)
+    q, k, v, o, m = inputs(Z, H, N, kern.d, kern.dtype)
     sm_scale = 1.0 / math.sqrt(kern.d)
     flush = torch.empty(256 * 1024 * 1024 // 4, device="cuda", dtype=torch.int32)
     for _ in range(3):
@@ -131,24 +136,38 @@ def main():
     kdir, out = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv
     torch.manual_seed(0)
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")  # makes the primary context current
     results, failed = [], 0
     for path in sorted(glob.glob(os.path.join(kdir, "attn_*.cubin"))):
-        kern = Kernel(path)
-        row = {"name": kern.name, "checks": []}
-        for Z, H, N in [(1, 1, 1024), (1, 1, 1008), (2, 64, 1008), (4, 32, 1024), (4, 32, 4096)]:
-            ok, err, m_err = check_case(kern, Z, H, N)
-            failed += not ok
-            row["checks"].append({"Z": Z, "H": H, "N": N, "rel_err": err, "m_rel_err": m_err, "ok": ok})
-            print(f"{kern.name:24s} Z={Z} H={H} N={N}: err {err:.2e} m {m_err:.2e} {'ok' if ok else 'FAIL'}")
-        for N in [4096] + ([] if quick else [16384]):
-            ms, tflops = time_case(kern, 4, 32, N)
-            row[f"N{N}"] = {"ms": ms, "tflops": tflops}
-            print(f"{kern.name:24s} Z=4 H=32 N={N}: {ms:.3f} ms {tflops:.1f} TFLOP/s")
-        results.append(row)
+        try:
+            run_kernel(path, quick, results)
+        except Exception as error:  # reported, and the others still run
+            failed += 1
+            print(f"{os.path.basename(path)}: FAIL ({error})")
+            results.append({"name": os.path.basename(path), "error": str(error)})
+        failed += sum(not c["ok"] for c in results[-1].get("checks", []))
     os.makedirs(out, exist_ok=True)
     json.dump(results, open(os.path.join(out, "attention.json"), "w"), indent=1)
     print("FAILED" if failed else "all checks passed", f"({failed} failures)")
     sys.exit(1 if failed else 0)
+
+
+def run_kernel(path, quick, results):
+    kern = Kernel(path)
+    row = {"name": kern.name, "checks": []}
+    shapes = [(1, 1, 1024), (1, 1, 1008), (2, 64, 1008), (4, 32, 1024), (4, 32, 4096), (1, 1, 16384)]
+    if kern.any_n:
+        shapes += [(1, 1, 1000), (1, 128, 1000), (2, 4, 4095)]
+    for Z, H, N in shapes:
+        ok, err, m_err = check_case(kern, Z, H, N)
+        row["checks"].append({"Z": Z, "H": H, "N": N, "rel_err": err, "m_rel_err": m_err, "ok": ok})
+        print(f"{kern.name:28s} Z={Z} H={H} N={N}: err {err:.2e} m {m_err:.2e} {'ok' if ok else 'FAIL'}")
+    for N in ([] if kern.any_n else [4096] + ([] if quick else [16384])):
+        ms, tflops = time_case(kern, 4, 32, N)
+        row[f"N{N}"] = {"ms": ms, "tflops": tflops}
+        print(f"{kern.name:24s} Z=4 H=32 N={N}: {ms:.3f} ms {tflops:.1f} TFLOP/s")
+    results.append(row)
 
 
 if __name__ == "__main__":

@@ -1,29 +1,52 @@
 #!/usr/bin/env bash
 # Compiles the examples/attention_fwd.tk variants that
-# bench/gpu/attention_gpu.py checks and times on the GPU machine: HEAD_DIM
-# 64 and 128, causal and not, BLOCK_M=128 BLOCK_N=64, num_warps 4 and 8,
-# specialized as Triton's JIT would for contiguous (Z, H, N, D) f16 tensors
-# (unit inner strides, the rest and N_CTX multiples of 16, aligned
-# pointers).
+# bench/gpu/attention_gpu.py checks and times on the GPU machine:
+#   - f16: HEAD_DIM 64 and 128, causal and not, num_warps 8 (and 4 at
+#     HEAD_DIM 64), BLOCK_N 64 and 128;
+#   - bf16 (-D DTYPE=bf16): the same shapes on 8 warps;
+#   - with --arch sm_90a, the 8-warp f16 variants again on mma.sync
+#     (--mma=v2, suffix _v2), to compare with wgmma;
+#   - one variant without the N_CTX specialization (suffix _anyn), for
+#     sequence lengths that are not a multiple of 16 (N = 1000).
+# All with BLOCK_M=128 (BLOCK_N=64 unless named _n128), specialized as Triton's JIT would for
+# contiguous (Z, H, N, D) tensors (unit inner strides, the other strides
+# and N_CTX multiples of 16, aligned pointers).
 # Usage: bench/gpu/build_attention_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
 # Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json.
 set -euo pipefail
 TKC=$1; OUT=$2; shift 2
 SRC="$(cd "$(dirname "$0")/../.." && pwd)/examples/attention_fwd.tk"
 mkdir -p "$OUT"
-SPEC="--assume-aligned-pointers --assume N_CTX=16"
+STRIDES="--assume-aligned-pointers"
 for t in q k v o; do
   row=n; { [ $t = q ] || [ $t = o ]; } && row=m
-  SPEC="$SPEC --assume stride_${t}z=16 --assume stride_${t}h=16 --assume stride_${t}${row}=16 --assume stride_${t}k=1"
+  STRIDES="$STRIDES --assume stride_${t}z=16 --assume stride_${t}h=16 --assume stride_${t}${row}=16 --assume stride_${t}k=1"
 done
+hopper=0
+for arg in "$@"; do [ "$arg" = sm_90a ] && hopper=1; done
+# variant NAME DTYPE D CAUSAL WARPS BLOCK_N STAGES [tkc args...]
+variant() {
+  local name=$1 dtype=$2 d=$3 causal=$4 w=$5 bn=$6 stages=$7; shift 7
+  # shellcheck disable=SC2086
+  "$TKC" "$SRC" -k attn_fwd -D DTYPE=$dtype -D HEAD_DIM=$d -D BLOCK_M=128 \
+    -D BLOCK_N=$bn -D CAUSAL=$causal --num-warps $w --num-stages $stages \
+    $STRIDES "$@" --emit=cubin --stats -o "$OUT/$name.cubin"
+}
 for d in 64 128; do
+  # BLOCK_N=128 needs 3 stages of 128x128 K and V tiles: at HEAD_DIM 128
+  # that is 224 KiB of shared memory, so 2 stages there.
+  n128_stages=$( [ $d = 64 ] && echo 3 || echo 2 )
   for causal in False True; do
-    for w in 4 8; do
-      name="attn_d${d}_$( [ $causal = True ] && echo causal || echo full )_w${w}"
-      # shellcheck disable=SC2086
-      "$TKC" "$SRC" -k attn_fwd -D HEAD_DIM=$d -D BLOCK_M=128 -D BLOCK_N=64 \
-        -D CAUSAL=$causal --num-warps $w --num-stages 3 $SPEC "$@" \
-        --emit=cubin --stats -o "$OUT/$name.cubin"
-    done
+    c=$( [ $causal = True ] && echo causal || echo full )
+    n="--assume N_CTX=16"
+    # 4 warps hold a 128x128 accumulator at HEAD_DIM 128 only with spills.
+    [ $d = 64 ] && variant "attn_f16_d${d}_${c}_w4" f16 $d $causal 4 64 3 $n "$@"
+    variant "attn_f16_d${d}_${c}_w8" f16 $d $causal 8 64 3 $n "$@"
+    variant "attn_f16_d${d}_${c}_w8_n128" f16 $d $causal 8 128 $n128_stages $n "$@"
+    variant "attn_bf16_d${d}_${c}_w8" bf16 $d $causal 8 64 3 $n "$@"
+    if [ $hopper = 1 ]; then
+      variant "attn_f16_d${d}_${c}_w8_v2" f16 $d $causal 8 64 3 $n "$@" --mma=v2
+    fi
   done
 done
+variant attn_f16_d64_causal_w8_anyn f16 64 True 8 64 3 "$@"

@@ -236,7 +236,7 @@ AxisInfo cmpInfo(Type type, arith::CmpIPredicate predicate,
   using P = arith::CmpIPredicate;
   if (lhs.getConstantValue() && rhs.getConstantValue()) {
     int64_t a = *lhs.getConstantValue(), b = *rhs.getConstantValue();
-    bool result;
+    bool result = false;
     switch (predicate) {
     case P::eq: result = a == b; break;
     case P::ne: result = a != b; break;

@@ -175,7 +175,7 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
     LinearLayout cLayout = getDistributedLayout(dType);
     auto oneGroup = MmaEncodingAttr::get(ctx, 3, {4, 1}, mma.getInstrShape());
     LinearLayout tile = oneGroup.toLinearLayout({64, instrN});
-    for (int32_t bit = 0; bit < llvm::Log2_32(perTile); ++bit)
+    for (int32_t bit = 0, e = llvm::Log2_32(perTile); bit < e; ++bit)
       if (getBasisOrZero(cLayout, kRegister, bit) !=
           getBasisOrZero(tile, kRegister, bit))
         return op.emitError("warp_group_dot: the block ")

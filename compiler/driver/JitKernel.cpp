@@ -184,10 +184,17 @@ static std::shared_ptr<KernelState> makeState(const Context &context,
                 std::to_string(kMaxKeyValues));
   for (size_t i = 0; i < signature->params.size(); ++i) {
     const SignatureParam &entry = signature->params[i];
-    std::optional<ArgType> type = parseArgType(entry.type);
+    // A type named by a constexpr (`*DTYPE`) takes its -D value (the last
+    // one given wins, as in tkc).
+    std::string typeName = entry.type;
+    std::string named = typeName.substr(typeName.find_first_not_of('*'));
+    for (const auto &[define, value] : options.defines)
+      if (define == named)
+        typeName = typeName.substr(0, typeName.size() - named.size()) + value;
+    std::optional<ArgType> type = parseArgType(typeName);
     if (!type)
       throw Error("kernel '" + signature->kernelName + "': parameter '" +
-                  entry.name + "' has type '" + entry.type +
+                  entry.name + "' has type '" + typeName +
                   "', which libtkrt cannot pass");
     bool specialized = options.specialize && !entry.doNotSpecialize &&
                        (entry.isPointer || entry.isInteger) &&

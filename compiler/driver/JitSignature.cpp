@@ -85,7 +85,9 @@ jit::readKernelSignature(const KernelSource &source,
       entry.name = param.name;
       entry.type = param.type->toString();
       entry.isPointer = param.type->kind == ast::TypeExpr::Kind::Pointer;
+      // A type named by a constexpr is not specialized as an integer.
       entry.isInteger = !entry.isPointer &&
+                        param.type->kind == ast::TypeExpr::Kind::Scalar &&
                         param.type->scalar != ast::ScalarType::I1 &&
                         param.type->scalar != ast::ScalarType::F16 &&
                         param.type->scalar != ast::ScalarType::BF16 &&

@@ -37,8 +37,16 @@ std::string TypeExpr::toString() const {
     return "constexpr";
   case Kind::Pointer:
     return "*" + (pointee ? pointee->toString() : std::string("?"));
+  case Kind::Named:
+    return name;
   }
   return "?";
+}
+
+const TypeExpr *TypeExpr::findNamed() const {
+  if (kind == Kind::Named)
+    return this;
+  return pointee ? pointee->findNamed() : nullptr;
 }
 
 const char *getOperatorSpelling(UnaryOpKind op) {

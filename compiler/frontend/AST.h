@@ -81,17 +81,25 @@ const std::vector<std::string_view> &getAllScalarTypeNames();
 /// A `tl.` or `tk.` prefix is accepted on the name (`tl.constexpr`) and kept
 /// in `qualifier`.
 struct TypeExpr {
-  enum class Kind { Scalar, Pointer, Constexpr };
+  /// Named: a dtype-valued constexpr parameter of the same function
+  /// (`X: *DTYPE, ..., DTYPE: constexpr`), resolved when the function is
+  /// instantiated.
+  enum class Kind { Scalar, Pointer, Constexpr, Named };
 
   Kind kind;
   SourceLoc loc;
   ScalarType scalar = ScalarType::I32; // Kind::Scalar only
   std::unique_ptr<TypeExpr> pointee;   // Kind::Pointer only
+  std::string name;                    // Kind::Named only
   std::string qualifier;               // "tl" / "tk" / "" as written
 
   TypeExpr(Kind kind, SourceLoc loc) : kind(kind), loc(loc) {}
 
-  /// Source-like spelling: "f32", "*f16", "constexpr" (without qualifier).
+  /// The Named type in this annotation (itself or its pointee), if any.
+  const TypeExpr *findNamed() const;
+
+  /// Source-like spelling: "f32", "*f16", "constexpr", "*DTYPE" (without
+  /// qualifier).
   std::string toString() const;
 };
 

@@ -442,17 +442,30 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
 // The kernel function
 //===----------------------------------------------------------------------===//
 
-/// The semantic type of a parameter annotation (scalar or pointer).
-static DType getParamDType(const ast::TypeExpr &type, const IRGen &gen,
-                           const std::string &paramName) {
-  if (type.kind == ast::TypeExpr::Kind::Scalar)
-    return DType(type.scalar);
-  const ast::TypeExpr &pointee = *type.pointee;
-  if (pointee.kind != ast::TypeExpr::Kind::Scalar)
-    gen.error(type.loc, "parameter '" + paramName + "' has type '" +
-                            type.toString() +
-                            "': only pointers to numbers are supported");
-  return DType::getPointer(pointee.scalar);
+DType IRGen::resolveAnnotation(const ast::TypeExpr &type,
+                               const std::map<std::string, Value> &constants,
+                               const std::string &what) const {
+  auto scalarOf = [&](const ast::TypeExpr &t) -> ScalarType {
+    if (t.kind == ast::TypeExpr::Kind::Scalar)
+      return t.scalar;
+    if (t.kind != ast::TypeExpr::Kind::Named)
+      error(type.loc, what + " has type '" + type.toString() +
+                          "': only pointers to numbers are supported");
+    auto it = constants.find(t.name);
+    if (it == constants.end())
+      error(t.loc, "unknown type '" + t.name + "'");
+    const Value &value = it->second;
+    if (!value.is(Value::Kind::Type) || value.getType().isBlock() ||
+        value.getDType().isPointer())
+      error(t.loc, what + " has type '" + type.toString() + "', but '" +
+                       t.name + "' is " + value.describe() +
+                       ", not a number dtype (pass e.g. -D " + t.name +
+                       "=bf16)");
+    return value.getDType().getScalar();
+  };
+  if (type.kind == ast::TypeExpr::Kind::Pointer)
+    return DType::getPointer(scalarOf(*type.pointee));
+  return DType(scalarOf(type));
 }
 
 static mlir::Attribute toAttribute(mlir::Builder &b, const Value &value) {
@@ -549,16 +562,22 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
       if (mlir::Attribute attr = toAttribute(b, value);
           attr && value.isNumericConstant())
         constexprAttrs.emplace_back(b.getStringAttr(param.name), attr);
-      continue;
     }
+  }
+  // Then the run-time parameters, whose types may name a constexpr
+  // (`X: *DTYPE`).
+  for (const ast::Param &param : kernel.params) {
+    if (param.type->kind == ast::TypeExpr::Kind::Constexpr)
+      continue;
     if (param.defaultValue)
       error(param.defaultValue->loc,
             "only constexpr parameters of a kernel can have a default");
-    DType dtype = getParamDType(*param.type, *this, param.name);
+    DType dtype = resolveAnnotation(*param.type, constexprValues,
+                                    "parameter '" + param.name + "'");
     runtimeParams.push_back(&param);
     argTypes.push_back(getMLIRType(dtype));
     argNames.push_back(b.getStringAttr(param.name));
-    argTypeNames.push_back(b.getStringAttr(param.type->toString()));
+    argTypeNames.push_back(b.getStringAttr(dtype.toString()));
 
     std::string spec = "none";
     auto assumed = assumptions.find(param.name);
@@ -634,7 +653,8 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
       frame().env[param.name] = {constexprValues[param.name], param.loc};
       continue;
     }
-    DType dtype = getParamDType(*param.type, *this, param.name);
+    DType dtype = resolveAnnotation(*param.type, constexprValues,
+                                    "parameter '" + param.name + "'");
     Value value = Value::ir(entry->getArgument(argIndex), dtype);
     if (mlir::cast<mlir::StringAttr>(argSpecs[argIndex]).getValue() == "one") {
       LocScope scope(*this, param.loc);

@@ -628,21 +628,15 @@ Value IRGen::emitCall(const ast::CallExpr &call) {
 /// Converts an argument (or return value) to a type annotation.
 static Value applyAnnotation(IRGen &gen, const ast::TypeExpr &type,
                              const Value &value, SourceLoc loc,
-                             const std::string &what) {
+                             const std::string &what,
+                             const std::map<std::string, Value> &constants) {
   if (type.kind == ast::TypeExpr::Kind::Constexpr) {
     // A run-time value passed for a constexpr helper parameter stays a
     // run-time value (Triton tolerates this, and tutorial 06 relies on
     // it); code that needs a constant there reports it where it does.
     return value;
   }
-  DType expected;
-  if (type.kind == ast::TypeExpr::Kind::Scalar) {
-    expected = DType(type.scalar);
-  } else {
-    if (type.pointee->kind != ast::TypeExpr::Kind::Scalar)
-      gen.error(type.loc, "only pointers to numbers are supported");
-    expected = DType::getPointer(type.pointee->scalar);
-  }
+  DType expected = gen.resolveAnnotation(type, constants, what);
   if (value.isNumericConstant() && !expected.isPointer())
     return gen.materialize(value, expected, loc);
   if (!value.isIR())
@@ -695,22 +689,30 @@ Value IRGen::callFunction(const ast::FunctionDef &fn, const CallArgs &args,
   Frame calleeFrame;
   calleeFrame.function = &fn;
   calleeFrame.callerLoc = getLoc(callLoc);
+  // The arguments first, then their annotations, which may name a
+  // dtype-valued parameter (`x: *DTYPE`).
+  std::map<std::string, Value> arguments;
+  std::map<std::string, SourceLoc> argumentLocs;
   for (const ast::Param &param : fn.params) {
     auto it = bound.values.find(param.name);
-    Value value;
-    SourceLoc loc = callLoc;
     if (it != bound.values.end()) {
-      value = it->second.first;
-      loc = it->second.second;
+      arguments[param.name] = it->second.first;
+      argumentLocs[param.name] = it->second.second;
     } else {
-      value = evaluateConstant(*param.defaultValue,
-                               "the default of parameter '" + param.name +
-                                   "'");
+      arguments[param.name] = evaluateConstant(
+          *param.defaultValue,
+          "the default of parameter '" + param.name + "'");
+      argumentLocs[param.name] = callLoc;
     }
+  }
+  for (const ast::Param &param : fn.params) {
+    Value value = arguments[param.name];
     if (param.type)
-      value = applyAnnotation(*this, *param.type, value, loc,
+      value = applyAnnotation(*this, *param.type, value,
+                              argumentLocs[param.name],
                               "argument '" + param.name + "' of '" + fn.name +
-                                  "'");
+                                  "'",
+                              arguments);
     calleeFrame.env[param.name] = {value, param.loc};
   }
 
@@ -724,7 +726,7 @@ Value IRGen::callFunction(const ast::FunctionDef &fn, const CallArgs &args,
       LocScope scope(*this, fn.returnType->loc);
       result = applyAnnotation(*this, *fn.returnType, result,
                                fn.returnType->loc,
-                               "the result of '" + fn.name + "'");
+                               "the result of '" + fn.name + "'", arguments);
     }
   } catch (CompileError &e) {
     frames.pop_back();

@@ -127,6 +127,12 @@ public:
   /// Evaluates an expression that must be a compile-time constant, with no
   /// variables in scope (defaults, decorator arguments, -D values).
   Value evaluateConstant(const ast::Expr &expr, const std::string &what);
+  /// The dtype a scalar or pointer annotation stands for; a Named type
+  /// (`*DTYPE`) takes the dtype value `constants` holds for that name (the
+  /// function's constexpr parameters). `what` names the annotated thing.
+  sema::DType resolveAnnotation(const ast::TypeExpr &type,
+                                const std::map<std::string, Value> &constants,
+                                const std::string &what) const;
   Value parseDefine(const std::string &name, const std::string &text);
   void emitKernel(const ast::FunctionDef &kernel, const KernelConfig &config);
 

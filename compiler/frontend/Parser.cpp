@@ -134,6 +134,9 @@ private:
   Decorator parseDecorator();
   Param parseParam();
   std::unique_ptr<TypeExpr> parseType();
+  /// Every Named type in `function`'s signature must name one of its
+  /// constexpr parameters.
+  void checkNamedTypes(const FunctionDef &function);
   std::string parseDottedName(SourceLoc &loc);
 
   StmtList parseBlock(const std::string &context);
@@ -432,6 +435,7 @@ std::unique_ptr<FunctionDef> Parser::parseFunctionDef() {
 
   if (consumeIf(TokenKind::Arrow))
     function->returnType = parseType();
+  checkNamedTypes(*function);
   if (!at(TokenKind::Colon))
     errorExpected("':' after function signature");
   consume();
@@ -450,6 +454,37 @@ std::unique_ptr<FunctionDef> Parser::parseFunctionDef() {
     }
   }
   return function;
+}
+
+void Parser::checkNamedTypes(const FunctionDef &function) {
+  std::vector<std::string_view> constexprNames;
+  for (const Param &param : function.params)
+    if (param.type && param.type->kind == TypeExpr::Kind::Constexpr)
+      constexprNames.push_back(param.name);
+  auto check = [&](const TypeExpr *annotation) {
+    const TypeExpr *named = annotation ? annotation->findNamed() : nullptr;
+    if (!named)
+      return;
+    if (std::find(constexprNames.begin(), constexprNames.end(),
+                  named->name) != constexprNames.end())
+      return;
+    for (const Param &param : function.params)
+      if (param.name == named->name)
+        error(named->loc, "'" + named->name +
+                              "' names a type only as a constexpr "
+                              "parameter; declare it '" + named->name +
+                              ": constexpr' and pass a dtype (-D " +
+                              named->name + "=bf16)");
+    std::vector<std::string_view> candidates = getAllScalarTypeNames();
+    candidates.push_back("constexpr");
+    candidates.insert(candidates.end(), constexprNames.begin(),
+                      constexprNames.end());
+    error(named->loc, "unknown type '" + named->name + "'" +
+                          didYouMean(named->name, candidates));
+  };
+  for (const Param &param : function.params)
+    check(param.type.get());
+  check(function.returnType.get());
 }
 
 Param Parser::parseParam() {
@@ -527,10 +562,14 @@ std::unique_ptr<TypeExpr> Parser::parseType() {
         error(nameToken->loc, "unknown type '" + std::string(name) +
                                   "'; did you mean '" + std::string(ours) +
                                   "'?");
-    std::vector<std::string_view> candidates = getAllScalarTypeNames();
-    candidates.push_back("constexpr");
-    error(nameToken->loc, "unknown type '" + std::string(name) + "'" +
-                              didYouMean(name, candidates));
+    // Perhaps a dtype-valued constexpr parameter: checkNamedTypes decides
+    // once the parameter list is read.
+    if (!qualifier.empty())
+      error(nameToken->loc, "unknown type '" + qualifier + "." +
+                                std::string(name) + "'" +
+                                didYouMean(name, getAllScalarTypeNames()));
+    type = std::make_unique<TypeExpr>(TypeExpr::Kind::Named, typeLoc);
+    type->name = std::string(name);
   }
   type->qualifier = qualifier;
 

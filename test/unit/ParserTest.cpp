@@ -554,6 +554,18 @@ TEST(ParserErrorTest, Parameters) {
                      "unknown type 'float32'; did you mean 'f32'?");
   EXPECT_PARSE_ERROR("def f(x: constexp): pass\n", 1, 10,
                      "unknown type 'constexp'; did you mean 'constexpr'?");
+  // A type name may be a dtype-valued constexpr parameter (`*DTYPE`),
+  // declared anywhere in the list; any other name is an unknown type.
+  EXPECT_PARSE_ERROR("def f(x: *DTYPE, n: i32): pass\n", 1, 11,
+                     "unknown type 'DTYPE'");
+  EXPECT_PARSE_ERROR("def f(x: *DTYPE, DTYPE: i32): pass\n", 1, 11,
+                     "'DTYPE' names a type only as a constexpr parameter; "
+                     "declare it 'DTYPE: constexpr' and pass a dtype (-D "
+                     "DTYPE=bf16)");
+  EXPECT_PARSE_ERROR("def f(x: *DTYPE, DTYPF: constexpr): pass\n", 1, 11,
+                     "unknown type 'DTYPE'; did you mean 'DTYPF'?");
+  EXPECT_PARSE_ERROR("def f(x: tl.DTYPE, DTYPE: constexpr): pass\n", 1, 13,
+                     "unknown type 'tl.DTYPE'");
   EXPECT_PARSE_ERROR("def f(x: *constexpr): pass\n", 1, 11,
                      "'constexpr' cannot be a pointee type");
   EXPECT_PARSE_ERROR("def f(x: foo.f32): pass\n", 1, 10,

@@ -49,7 +49,9 @@
 // Loop-invariant operands: an operand defined outside the loops around the
 // dot (attention's Q, loaded once per program) is staged in shared memory
 // and read into registers before the outermost such loop, once, instead of
-// being stored and re-read with ldmatrix in every iteration.
+// being stored and re-read with ldmatrix in every iteration. For wgmma the
+// local_alloc (and its proxy fence) moves there; the tensor cores read the
+// buffer in every iteration.
 //
 // Loops: when the accumulator is an scf.for iter_arg that the dot's result
 // is yielded back to, the loop carries it in #mma (the init converted
@@ -347,15 +349,28 @@ WarpGroupDotOp accelerateWgmma(tk::DotOp dot, const WgmmaPlan &plan) {
                                   {16, plan.instrN, plan.instrK});
   auto cType = cast<RankedTensorType>(dot.getC().getType());
   auto mmaType = withEncoding(cType, mma);
+  // Each operand is stored before the outermost loop it is invariant in
+  // (attention's Q: once per program), followed by the proxy fence there;
+  // one fence serves the operands stored at the dot.
+  bool fenceAtDot = false;
   auto store = [&](Value x, NvmmaSharedEncodingAttr layout) -> Value {
     auto type = cast<RankedTensorType>(x.getType());
     auto memType =
         MemDescType::get(ctx, type.getShape(), type.getElementType(), layout);
-    return LocalAllocOp::create(b, loc, memType, x);
+    Operation *point = stagingPoint(x, dot);
+    if (point == dot.getOperation()) {
+      fenceAtDot = true;
+      return LocalAllocOp::create(b, loc, memType, x);
+    }
+    OpBuilder staging(point);
+    Value buffer = LocalAllocOp::create(staging, loc, memType, x);
+    FenceAsyncSharedOp::create(staging, loc);
+    return buffer;
   };
   Value a = store(plan.a, plan.aLayout);
   Value bOperand = store(plan.b, plan.bLayout);
-  FenceAsyncSharedOp::create(b, loc);
+  if (fenceAtDot)
+    FenceAsyncSharedOp::create(b, loc);
   Value acc = ConvertLayoutOp::create(b, loc, mmaType, dot.getC());
   auto result = WarpGroupDotOp::create(b, loc, mmaType, a, bOperand, acc,
                                        /*isAsync=*/false);

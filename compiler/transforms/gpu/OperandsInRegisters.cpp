@@ -20,6 +20,13 @@
 // looked through, so a conversion towards the store layout that
 // remove-layout-conversions left before the staging disappears too.
 //
+// wgmma (warp_group_dot) reads A from a shared buffer or from registers in
+// the #dot_operand (opIdx 0, kWidth 2) layout of its #mma v3 result, which
+// for 16-bit types is the m64nNk16 A fragment: per warp the same 16-row
+// pattern as the v3 accumulator. So `warp_group_dot(local_alloc x, ..)`
+// takes `convert_layout x` instead under the same LinearLayout condition;
+// B stays in shared memory (wgmma has no register B).
+//
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/gpu/Passes.h"
 
@@ -79,6 +86,40 @@ bool rewriteToRegisters(LocalLoadOp load) {
   return true;
 }
 
+/// Gives `dot` its A operand in registers when A is a local_alloc of a
+/// register tensor whose threads already hold the fragment; returns
+/// whether it did.
+bool rewriteToRegisters(WarpGroupDotOp dot) {
+  auto alloc = dot.getA().getDefiningOp<LocalAllocOp>();
+  if (!alloc || !alloc.getSrc() || !alloc->hasOneUse())
+    return false;
+  auto memType = cast<MemDescType>(alloc.getType());
+  Type element = memType.getElementType();
+  if (!element.isF16() && !element.isBF16())
+    return false;
+  auto mma = cast<MmaEncodingAttr>(
+      cast<RankedTensorType>(dot.getD().getType()).getEncoding());
+  auto operandType = RankedTensorType::get(
+      memType.getShape(), element,
+      DotOperandEncodingAttr::get(dot.getContext(), 0, mma, /*kWidth=*/2));
+  Value source = alloc.getSrc();
+  auto convert = source.getDefiningOp<ConvertLayoutOp>();
+  if (convert && convert->hasOneUse() &&
+      staysInThreads(convert.getSrc().getType(), operandType))
+    source = convert.getSrc();
+  else if (!staysInThreads(cast<RankedTensorType>(source.getType()),
+                           operandType))
+    return false;
+  OpBuilder b(dot);
+  Value registers =
+      ConvertLayoutOp::create(b, dot.getLoc(), operandType, source);
+  dot.getAMutable().assign(registers);
+  alloc.erase();
+  if (convert && convert->use_empty())
+    convert.erase();
+  return true;
+}
+
 struct OperandsInRegistersPass
     : public tkgpu::impl::TkgpuOperandsInRegistersBase<
           OperandsInRegistersPass> {
@@ -87,6 +128,10 @@ struct OperandsInRegistersPass
     getOperation().walk([&](LocalLoadOp load) { loads.push_back(load); });
     for (LocalLoadOp load : loads)
       (void)rewriteToRegisters(load);
+    SmallVector<WarpGroupDotOp> dots;
+    getOperation().walk([&](WarpGroupDotOp dot) { dots.push_back(dot); });
+    for (WarpGroupDotOp dot : dots)
+      (void)rewriteToRegisters(dot);
   }
 };
 

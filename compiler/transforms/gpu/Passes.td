@@ -166,7 +166,9 @@ def TkgpuOperandsInRegisters
     holds the operand elements it needs (equal lane and warp bases, operand
     registers a subset of x's): e.g. an mma.sync v2 accumulator in f16
     (attention's P) as the A operand of the next mma with the same warps.
-    The conversion lowers to register moves only.
+    Likewise a warp_group_dot whose A is a local_alloc of such a tensor
+    takes it in registers (wgmma's register A, #dot_operand of the #mma v3
+    result). The conversion lowers to register moves only.
   }];
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect"];
 }

@@ -35,7 +35,8 @@
 //
 // - Loop-carried values of a dot's layout: an scf.for iter_arg whose next
 //   value is computed (through rematerializable ops) from data the body
-//   converts out of the layout L of a tk.dot result in the loop, or of a
+//   converts out of the layout L of a dot result in the loop (tk.dot, or
+//   warp_group_dot on Hopper), or of a
 //   slice of L (a row reduction of it), is carried in L (the init converted
 //   before the loop, the result after it). Attention's m_i, l_i (slices)
 //   and acc (the P @ V accumulator, rescaled each iteration) then live in
@@ -477,13 +478,15 @@ struct CarryLoopValueInDotLayout : public OpRewritePattern<scf::ForOp> {
     return failure();
   }
 
-  /// The result layouts of the dots directly in `loop`'s body and their
-  /// slices.
+  /// The result layouts of the dots (mma.sync tk.dots and wgmma
+  /// warp_group_dots) directly in `loop`'s body and their slices.
   static SmallVector<Attribute> dotLayouts(scf::ForOp loop) {
     SmallVector<Attribute> layouts;
-    for (auto dot : loop.getBody()->getOps<tk::DotOp>()) {
+    for (Operation &op : loop.getBody()->getOperations()) {
+      if (!isa<tk::DotOp, WarpGroupDotOp>(op))
+        continue;
       auto layout = dyn_cast_or_null<LayoutEncodingAttrInterface>(
-          dot.getType().getEncoding());
+          cast<RankedTensorType>(op.getResult(0).getType()).getEncoding());
       if (!layout || !layout.isDistributed() ||
           llvm::is_contained(layouts, layout))
         continue;

@@ -69,3 +69,51 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %a : tensor<64x64xf16, #oa>
   }
 }
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+
+// wgmma: P (the f16 v3 accumulator of the previous dot, same warp group)
+// is the m64nNk16 A fragment, so A goes to registers; B stays in shared
+// memory, and so does its fence.
+// CHECK-DAG: #[[OA3:.*]] = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+// CHECK-LABEL: func.func @p_as_wgmma_a
+// CHECK: %[[P:.*]] = arith.truncf
+// CHECK-NEXT: %[[MB:.*]] = tkgpu.local_alloc %arg1
+// CHECK-NEXT: tkgpu.fence_async_shared
+// CHECK-NEXT: %[[A:.*]] = tkgpu.convert_layout %[[P]] : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #[[OA3]]>
+// CHECK-NEXT: tkgpu.warp_group_dot %[[A]], %[[MB]], %arg2 : tensor<64x64xf16, #[[OA3]]> * !tkgpu.memdesc
+// CHECK-NOT: tkgpu.local_alloc
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @p_as_wgmma_a(%s: tensor<64x64xf32, #mma>, %v: tensor<64x64xf16, #mma>, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+    %ma = tkgpu.local_alloc %p : tensor<64x64xf16, #mma> -> !tkgpu.memdesc<64x64xf16, #sa>
+    %mb = tkgpu.local_alloc %v : tensor<64x64xf16, #mma> -> !tkgpu.memdesc<64x64xf16, #sa>
+    tkgpu.fence_async_shared
+    %d = tkgpu.warp_group_dot %ma, %mb, %acc : !tkgpu.memdesc<64x64xf16, #sa> * !tkgpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#bl = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+
+// A tile as loaded (blocked, coalesced rows): its threads do not hold the
+// fragment, so A stays in shared memory.
+// CHECK-LABEL: func.func @blocked_wgmma_a
+// CHECK: tkgpu.local_alloc %arg0
+// CHECK-NOT: tkgpu.convert_layout
+// CHECK: tkgpu.warp_group_dot %{{.*}} : !tkgpu.memdesc<64x64xf16
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @blocked_wgmma_a(%x: tensor<64x64xf16, #bl>, %mb: !tkgpu.memdesc<64x64xf16, #sa>, %acc: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %ma = tkgpu.local_alloc %x : tensor<64x64xf16, #bl> -> !tkgpu.memdesc<64x64xf16, #sa>
+    tkgpu.fence_async_shared
+    %d = tkgpu.warp_group_dot %ma, %mb, %acc : !tkgpu.memdesc<64x64xf16, #sa> * !tkgpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}

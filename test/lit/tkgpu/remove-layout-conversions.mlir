@@ -334,3 +334,38 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     return %buf : !tkgpu.memdesc<128x32xf16, #sh>
   }
 }
+
+// -----
+
+// The same on Hopper: the dot is a warp_group_dot with an #mma v3 result;
+// the running row max is carried in its row slice, with no conversion in
+// the body.
+// CHECK-DAG: #[[MMA3:.*]] = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+// CHECK-DAG: #[[ROW3:.*]] = #tkgpu.slice<{dim = 1, parent = #[[MMA3]]}>
+// CHECK-LABEL: func.func @wgmma_row_max
+// CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[ROW3]]>)
+// CHECK-NOT: convert_layout
+// CHECK: tk.reduce max {{.*}} -> tensor<64xf32, #[[ROW3]]>
+// CHECK-NOT: convert_layout
+// CHECK: scf.yield {{.*}} : tensor<64xf32, #[[ROW3]]>
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#row = #tkgpu.slice<{dim = 1, parent = #mma}>
+#b1 = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @wgmma_row_max(%a: !tkgpu.memdesc<64x64xf16, #sa>, %b: !tkgpu.memdesc<64x64xf16, #sa>, %out: tensor<64x!tk.ptr<f32>, #b1>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %minf = arith.constant dense<0xFF800000> : tensor<64xf32, #b1>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%m = %minf) -> (tensor<64xf32, #b1>) : i32 {
+      %s = tkgpu.warp_group_dot %a, %b, %z : !tkgpu.memdesc<64x64xf16, #sa> * !tkgpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #mma>
+      %rmax = tk.reduce max %s {axis = 1 : i32} : tensor<64x64xf32, #mma> -> tensor<64xf32, #row>
+      %rb = tkgpu.convert_layout %rmax : tensor<64xf32, #row> -> tensor<64xf32, #b1>
+      %mn = arith.maximumf %m, %rb : tensor<64xf32, #b1>
+      scf.yield %mn : tensor<64xf32, #b1>
+    }
+    tk.store %out, %r : tensor<64x!tk.ptr<f32>, #b1>, tensor<64xf32, #b1>
+    return
+  }
+}

@@ -23,9 +23,9 @@ torch.nn.functional.scaled_dot_product_attention on the float32 upcasts,
 is not admitted by the N_CTX=16 specialization; 1008 is not a multiple of
 the blocks), Z*H of 1 and 128. Every dK/dV and dQ variant is checked.
 
-Speed: at Z=4, H=32, N=4096, each dK/dV and dQ variant alone, then the
-whole backward (preprocess + the faster dK/dV + the faster dQ, one after
-the other); CUDA events, the L2 flushed before each run (as
+Speed: at Z=4, H=32, N=4096, each dK/dV and dQ variant that passed its
+checks alone, then the whole backward (preprocess + the faster dK/dV +
+the faster dQ, one after the other); CUDA events, the L2 flushed before each run (as
 triton.testing.do_bench), the median of 20. FLOPs 2.5 * 4*Z*H*N^2*D,
 halved for causal (the backward's dK/dV and dQ together do 2.5 times the
 forward's matrix products). Side by side, PyTorch's flash backward (f16
@@ -194,89 +194,111 @@ def torch_flash_backward_ms(Z, H, N, D, causal):
         return None
 
 
+def run_config(kernels, d, causal, quick, results):
+    """Checks and times the variants of one (HEAD_DIM, causal); returns the
+    number of failed checks."""
+    failed = 0
+    pre = kernels.get(f"bwd_pre_d{d}")
+    kind = "causal" if causal else "full"
+    dkdvs = [kern for name, kern in kernels.items() if name.startswith(f"bwd_dkdv_d{d}_{kind}_")]
+    dqs = [kern for name, kern in kernels.items() if name.startswith(f"bwd_dq_d{d}_{kind}_")]
+    if pre is None or not dkdvs or not dqs:
+        print(f"D={d} {kind}: variants missing, skipped")
+        return 1
+    row = {"D": d, "causal": causal, "checks": [], "kernels": {}}
+    shapes = [(1, 1, 1024), (1, 1, 1008), (2, 64, 1024), (2, 64, 1008)]
+    for Z, H, N in shapes:
+        case = Case(pre, Z, H, N, d, causal)
+        dq_ref, dk_ref, dv_ref = case.reference()
+        for kern in dkdvs:
+            case.dk.fill_(float("nan"))
+            case.dv.fill_(float("nan"))
+            case.dkdv(kern)
+            torch.cuda.synchronize()
+            e_k, e_v = rel_err(case.dk, dk_ref), rel_err(case.dv, dv_ref)
+            good = ok(e_k) and ok(e_v)
+            failed += not good
+            row["checks"].append({"kernel": kern.name, "Z": Z, "H": H, "N": N,
+                                  "dk_rel_err": e_k, "dv_rel_err": e_v, "ok": good})
+            print(f"{kern.name:26s} Z={Z} H={H} N={N}: dk {e_k:.2e} dv {e_v:.2e} "
+                  f"{'ok' if good else 'FAIL'}")
+        for kern in dqs:
+            case.dq.fill_(float("nan"))
+            case.dq_(kern)
+            torch.cuda.synchronize()
+            e_q = rel_err(case.dq, dq_ref)
+            failed += not ok(e_q)
+            row["checks"].append({"kernel": kern.name, "Z": Z, "H": H, "N": N,
+                                  "dq_rel_err": e_q, "ok": ok(e_q)})
+            print(f"{kern.name:26s} Z={Z} H={H} N={N}: dq {e_q:.2e} {'ok' if ok(e_q) else 'FAIL'}")
+        del case, dq_ref, dk_ref, dv_ref
+        torch.cuda.empty_cache()
+
+    # Speed at the benchmark shape, of the variants that passed.
+    failing = {c["kernel"] for c in row["checks"] if not c["ok"]}
+    dkdvs = [kern for kern in dkdvs if kern.name not in failing]
+    dqs = [kern for kern in dqs if kern.name not in failing]
+    if not dkdvs or not dqs:
+        print(f"D={d} {kind}: no passing dK/dV or dQ variant, not timed")
+        results.append(row)
+        return failed
+    Z, H, N = 4, 32, 4096
+    case = Case(pre, Z, H, N, d, causal)
+    flops = 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
+    for kern in dkdvs:
+        row["kernels"][kern.name] = {"ms": bench(lambda: case.dkdv(kern))}
+    for kern in dqs:
+        row["kernels"][kern.name] = {"ms": bench(lambda: case.dq_(kern))}
+    pre_ms = bench(lambda: run_pre(pre, case.o, case.do, case.delta))
+    row["kernels"][pre.name] = {"ms": pre_ms}
+    best_dkdv = min(dkdvs, key=lambda kern: row["kernels"][kern.name]["ms"])
+    best_dq = min(dqs, key=lambda kern: row["kernels"][kern.name]["ms"])
+
+    def backward():
+        run_pre(pre, case.o, case.do, case.delta)
+        case.dkdv(best_dkdv)
+        case.dq_(best_dq)
+
+    ms = bench(backward)
+    row["backward"] = {"Z": Z, "H": H, "N": N, "preprocess": pre.name, "dkdv": best_dkdv.name,
+                       "dq": best_dq.name, "ms": ms, "tflops": flops / (ms * 1e-3) / 1e12}
+    for name, t in row["kernels"].items():
+        print(f"{name:26s} Z={Z} H={H} N={N}: {t['ms']:.3f} ms")
+    print(f"backward D={d} {kind:6s} ({pre.name} + {best_dkdv.name} + {best_dq.name}): "
+          f"{ms:.3f} ms {row['backward']['tflops']:.1f} TFLOP/s")
+    del case
+    torch.cuda.empty_cache()
+    if not quick:
+        ref_ms = torch_flash_backward_ms(Z, H, N, d, causal)
+        if ref_ms is not None:
+            row["torch_flash_backward"] = {"ms": ref_ms, "tflops": flops / (ref_ms * 1e-3) / 1e12}
+            print(f"torch_flash backward D={d} {kind:6s}: {ref_ms:.3f} ms "
+                  f"{row['torch_flash_backward']['tflops']:.1f} TFLOP/s")
+        torch.cuda.empty_cache()
+    results.append(row)
+    return failed
+
+
 def main():
     kdir, out = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv
     torch.manual_seed(0)
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")  # makes the primary context current
     kernels = {os.path.basename(p)[:-len(".cubin")]: Kernel(p)
                for p in sorted(glob.glob(os.path.join(kdir, "bwd_*.cubin")))}
     if not kernels:
         sys.exit(f"no bwd_*.cubin in {kdir}")
     results, failed = [], 0
     for d in (64, 128):
-        pre = kernels.get(f"bwd_pre_d{d}")
         for causal in (False, True):
-            kind = "causal" if causal else "full"
-            dkdvs = [kern for name, kern in kernels.items() if name.startswith(f"bwd_dkdv_d{d}_{kind}_")]
-            dqs = [kern for name, kern in kernels.items() if name.startswith(f"bwd_dq_d{d}_{kind}_")]
-            if pre is None or not dkdvs or not dqs:
-                print(f"D={d} {kind}: variants missing, skipped")
+            try:
+                failed += run_config(kernels, d, causal, quick, results)
+            except Exception as error:  # reported, and the others still run
                 failed += 1
-                continue
-            row = {"D": d, "causal": causal, "checks": [], "kernels": {}}
-            shapes = [(1, 1, 1024), (1, 1, 1008), (2, 64, 1024), (2, 64, 1008)]
-            for Z, H, N in shapes:
-                case = Case(pre, Z, H, N, d, causal)
-                dq_ref, dk_ref, dv_ref = case.reference()
-                for kern in dkdvs:
-                    case.dk.fill_(float("nan"))
-                    case.dv.fill_(float("nan"))
-                    case.dkdv(kern)
-                    torch.cuda.synchronize()
-                    e_k, e_v = rel_err(case.dk, dk_ref), rel_err(case.dv, dv_ref)
-                    good = ok(e_k) and ok(e_v)
-                    failed += not good
-                    row["checks"].append({"kernel": kern.name, "Z": Z, "H": H, "N": N,
-                                          "dk_rel_err": e_k, "dv_rel_err": e_v, "ok": good})
-                    print(f"{kern.name:26s} Z={Z} H={H} N={N}: dk {e_k:.2e} dv {e_v:.2e} "
-                          f"{'ok' if good else 'FAIL'}")
-                for kern in dqs:
-                    case.dq.fill_(float("nan"))
-                    case.dq_(kern)
-                    torch.cuda.synchronize()
-                    e_q = rel_err(case.dq, dq_ref)
-                    failed += not ok(e_q)
-                    row["checks"].append({"kernel": kern.name, "Z": Z, "H": H, "N": N,
-                                          "dq_rel_err": e_q, "ok": ok(e_q)})
-                    print(f"{kern.name:26s} Z={Z} H={H} N={N}: dq {e_q:.2e} {'ok' if ok(e_q) else 'FAIL'}")
-                del case, dq_ref, dk_ref, dv_ref
-                torch.cuda.empty_cache()
-
-            # Speed at the benchmark shape.
-            Z, H, N = 4, 32, 4096
-            case = Case(pre, Z, H, N, d, causal)
-            flops = 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
-            for kern in dkdvs:
-                row["kernels"][kern.name] = {"ms": bench(lambda: case.dkdv(kern))}
-            for kern in dqs:
-                row["kernels"][kern.name] = {"ms": bench(lambda: case.dq_(kern))}
-            pre_ms = bench(lambda: run_pre(pre, case.o, case.do, case.delta))
-            row["kernels"][pre.name] = {"ms": pre_ms}
-            best_dkdv = min(dkdvs, key=lambda kern: row["kernels"][kern.name]["ms"])
-            best_dq = min(dqs, key=lambda kern: row["kernels"][kern.name]["ms"])
-
-            def backward():
-                run_pre(pre, case.o, case.do, case.delta)
-                case.dkdv(best_dkdv)
-                case.dq_(best_dq)
-
-            ms = bench(backward)
-            row["backward"] = {"Z": Z, "H": H, "N": N, "preprocess": pre.name, "dkdv": best_dkdv.name,
-                               "dq": best_dq.name, "ms": ms, "tflops": flops / (ms * 1e-3) / 1e12}
-            for name, t in row["kernels"].items():
-                print(f"{name:26s} Z={Z} H={H} N={N}: {t['ms']:.3f} ms")
-            print(f"backward D={d} {kind:6s} ({pre.name} + {best_dkdv.name} + {best_dq.name}): "
-                  f"{ms:.3f} ms {row['backward']['tflops']:.1f} TFLOP/s")
-            del case
+                print(f"D={d} causal={causal}: FAIL ({error})")
+                results.append({"D": d, "causal": causal, "error": str(error)})
             torch.cuda.empty_cache()
-            if not quick:
-                ref_ms = torch_flash_backward_ms(Z, H, N, d, causal)
-                if ref_ms is not None:
-                    row["torch_flash_backward"] = {"ms": ref_ms, "tflops": flops / (ref_ms * 1e-3) / 1e12}
-                    print(f"torch_flash backward D={d} {kind:6s}: {ref_ms:.3f} ms "
-                          f"{row['torch_flash_backward']['tflops']:.1f} TFLOP/s")
-                torch.cuda.empty_cache()
-            results.append(row)
     os.makedirs(out, exist_ok=True)
     json.dump(results, open(os.path.join(out, "attention_bwd.json"), "w"), indent=1)
     print("FAILED" if failed else "all checks passed", f"({failed} failures)")

@@ -18,6 +18,20 @@
 //   converted from their sources to A), and the conversion moves after it;
 //   repeated, conversions travel down to a user in B where they cancel
 //   (typically the store, whose pointer and mask were rematerialized in B).
+//   An operand that reaches the op through a broadcast from a smaller
+//   conversion (attention's backward: the row statistics M and delta,
+//   loaded in each iteration, against the scores in the dot's layout) is
+//   converted from that conversion's source instead: the conversion of a
+//   vector replaces the conversion of the whole tile.
+// - A local_alloc of convert(x) (x distributed, the conversion used only
+//   there) stores x: the store moves any distributed layout into the
+//   shared layout, so the conversion's scratch round trip is not needed
+//   (a dot operand computed in registers, the backward's P^T and dS^T).
+//   A tk.trans of convert(x : A -> B) with A blocked runs in A permuted
+//   (sizePerThread, threadsPerWarp, warpsPerCTA and order follow the
+//   dimensions), where it only renames registers: attention's backward
+//   transposes loaded tiles (dO^T, Q^T) on their way into a dot, and the
+//   conversion then lands on the dot operand's shared-memory store.
 //
 // - Loop-carried values of a dot's layout: an scf.for iter_arg whose next
 //   value is computed (through rematerializable ops) from data the body
@@ -82,6 +96,12 @@ public:
   /// Largest number of ops cloned for one value.
   static constexpr unsigned kBudget = 64;
 
+  /// `reconvertBelow` > 0: a conversion of fewer elements whose source
+  /// cannot be rebuilt is rebuilt as a conversion from that source (one
+  /// small conversion for another).
+  explicit Rematerializer(int64_t reconvertBelow = 0)
+      : reconvertBelow(reconvertBelow) {}
+
   /// Treat `value` as available in `layout` (it is about to be retyped).
   void assumeAvailable(Value value, Attribute layout) {
     assumed.insert({value, layout});
@@ -104,7 +124,14 @@ public:
       return done;
     Operation *def = value.getDefiningOp();
     Value result;
-    if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+    if (auto convert = dyn_cast<ConvertLayoutOp>(def);
+        convert && reconverted.contains(key)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfter(def);
+      result = ConvertLayoutOp::create(rewriter, def->getLoc(),
+                                       withEncoding(value.getType(), layout),
+                                       convert.getSrc());
+    } else if (convert) {
       result = rematerialize(convert.getSrc(), layout, rewriter);
     } else {
       IRMapping mapping;
@@ -157,8 +184,15 @@ private:
     if (!def || budget == 0)
       return false;
     --budget;
-    if (auto convert = dyn_cast<ConvertLayoutOp>(def))
-      return canRematerialize(convert.getSrc(), layout, budget, visited);
+    if (auto convert = dyn_cast<ConvertLayoutOp>(def)) {
+      if (canRematerialize(convert.getSrc(), layout, budget, visited))
+        return true;
+      if (convert.getType().getNumElements() >= reconvertBelow ||
+          !cast<LayoutEncodingAttrInterface>(layout).isDistributed())
+        return false;
+      reconverted.insert({value, layout});
+      return true;
+    }
     if (isCheapProducer(def))
       return true;
     // Expand_dims needs the result layout's slice, which only distributed
@@ -175,8 +209,11 @@ private:
     return true;
   }
 
+  int64_t reconvertBelow;
   llvm::DenseMap<std::pair<Value, Attribute>, Value> cache;
   llvm::DenseSet<std::pair<Value, Attribute>> assumed;
+  /// Conversions to rebuild as conversions from their sources.
+  llvm::DenseSet<std::pair<Value, Attribute>> reconverted;
 };
 
 /// convert(x : A -> B) where x can be computed in B directly.
@@ -199,6 +236,26 @@ struct RematerializeConvertSource : public OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
+/// `layout` with its dimensions permuted as tk.trans `order` permutes the
+/// tensor's (result dimension i is source dimension order[i]): the same
+/// elements in the same registers, lanes and warps.
+BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
+                                   ArrayRef<int32_t> order) {
+  unsigned rank = order.size();
+  SmallVector<unsigned> size(rank), threads(rank), warps(rank), inverse(rank),
+      newOrder;
+  for (unsigned i = 0; i < rank; ++i) {
+    size[i] = layout.getSizePerThread()[order[i]];
+    threads[i] = layout.getThreadsPerWarp()[order[i]];
+    warps[i] = layout.getWarpsPerCTA()[order[i]];
+    inverse[order[i]] = i;
+  }
+  for (unsigned dim : layout.getOrder())
+    newOrder.push_back(inverse[dim]);
+  return BlockedEncodingAttr::get(layout.getContext(), size, threads, warps,
+                                  newOrder);
+}
+
 /// user(convert(x : A -> B), ...) -> convert(user'(x, ...) : A' -> B').
 struct SinkConvertIntoUser : public RewritePattern {
   SinkConvertIntoUser(MLIRContext *ctx)
@@ -207,7 +264,8 @@ struct SinkConvertIntoUser : public RewritePattern {
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
     bool isReduce = isa<tk::ReduceOp>(op);
-    if (!isElementwise(op) && !isReduce &&
+    auto trans = dyn_cast<tk::TransOp>(op);
+    if (!isElementwise(op) && !isReduce && !trans &&
         !isa<tk::BroadcastOp, tk::ExpandDimsOp>(op))
       return failure();
     // The layout the converted operand had before conversion.
@@ -230,16 +288,26 @@ struct SinkConvertIntoUser : public RewritePattern {
     } else if (auto reduce = dyn_cast<tk::ReduceOp>(op)) {
       resultLayout = SliceEncodingAttr::get(
           reduce.getAxis(), cast<LayoutEncodingAttrInterface>(sourceLayout));
+    } else if (trans) {
+      auto blocked = dyn_cast<BlockedEncodingAttr>(sourceLayout);
+      if (!blocked)
+        return failure();
+      resultLayout = permuteBlocked(blocked, trans.getOrder());
     }
     // Every other tensor operand must be rebuilt in the new layout or be a
     // conversion itself (which then converts from its source to the new
-    // layout instead: still one conversion). Anything else would add one.
-    Rematerializer remat;
+    // layout instead: still one conversion), or be broadcast from a smaller
+    // conversion (converted from its source: a smaller one). Anything else
+    // would add one.
+    auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    Rematerializer remat(resultType && !isReduce ? resultType.getNumElements()
+                                                 : 0);
     SmallVector<Attribute> needed;
     for (unsigned i = 0; i < op->getNumOperands(); ++i) {
-      needed.push_back(isReduce ? sourceLayout
-                                : Rematerializer::operandLayout(op, i,
-                                                                resultLayout));
+      needed.push_back(isReduce || trans
+                           ? sourceLayout
+                           : Rematerializer::operandLayout(op, i,
+                                                           resultLayout));
       Value operand = op->getOperand(i);
       if (needed.back() && !operand.getDefiningOp<ConvertLayoutOp>() &&
           !remat.canRematerialize(operand, needed.back()))
@@ -278,6 +346,27 @@ struct SinkConvertIntoUser : public RewritePattern {
           ConvertLayoutOp::create(rewriter, op->getLoc(), type, newResult));
     }
     rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
+/// local_alloc(convert(x)) -> local_alloc(x) (see the banner).
+struct StoreConvertSourceInLocalAlloc : public OpRewritePattern<LocalAllocOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LocalAllocOp alloc,
+                                PatternRewriter &rewriter) const override {
+    Value src = alloc.getSrc();
+    auto convert = src ? src.getDefiningOp<ConvertLayoutOp>() : nullptr;
+    if (!convert || !convert->hasOneUse())
+      return failure();
+    auto layout = dyn_cast_or_null<LayoutEncodingAttrInterface>(
+        convert.getSrc().getType().getEncoding());
+    if (!layout || !layout.isDistributed())
+      return failure();
+    rewriter.modifyOpInPlace(
+        alloc, [&] { alloc.getSrcMutable().assign(convert.getSrc()); });
+    rewriter.eraseOp(convert);
     return success();
   }
 };
@@ -445,7 +534,7 @@ struct RemoveLayoutConversionsPass
 
     RewritePatternSet sink(ctx);
     sink.add<SinkConvertIntoUser, CarryLoopValueInUserLayout,
-             CarryLoopValueInDotLayout>(ctx);
+             CarryLoopValueInDotLayout, StoreConvertSourceInLocalAlloc>(ctx);
     FrozenRewritePatternSet sinkPatterns(std::move(sink));
 
     GreedyRewriteConfig config;

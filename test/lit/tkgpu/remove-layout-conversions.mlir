@@ -265,6 +265,78 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 
 // -----
 
+#ld = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#def = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+
+// A transposed load (attention's backward: dO^T on its way into a dot):
+// the trans runs in the load's layout permuted, a register renaming, and
+// the conversion moves after it. A trans of a non-blocked layout (#mma)
+// keeps its conversion in front.
+// CHECK-DAG: #[[LD:.*]] = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[LDT:.*]] = #tkgpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: func.func @trans_of_load
+// CHECK: %[[X:.*]] = tk.load {{.*}} -> tensor<32x64xf16, #[[LD]]>
+// CHECK-NOT: convert_layout
+// CHECK: %[[T:.*]] = tk.trans %[[X]] {order = array<i32: 1, 0>} : tensor<32x64xf16, #[[LD]]> -> tensor<64x32xf16, #[[LDT]]>
+// CHECK: tkgpu.convert_layout %[[T]] : tensor<64x32xf16, #[[LDT]]> -> tensor<64x32xf16, #
+// CHECK-LABEL: func.func @trans_of_mma
+// CHECK: %[[C:.*]] = tkgpu.convert_layout %{{.*}} : tensor<32x64xf32, #{{.*}}> -> tensor<32x64xf32, #
+// CHECK: tk.trans %[[C]]
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @trans_of_load(%p: tensor<32x64x!tk.ptr<f16>, #ld>) -> tensor<64x32xf16, #def> {
+    %x = tk.load %p : tensor<32x64x!tk.ptr<f16>, #ld> -> tensor<32x64xf16, #ld>
+    %c = tkgpu.convert_layout %x : tensor<32x64xf16, #ld> -> tensor<32x64xf16, #def>
+    %t = tk.trans %c {order = array<i32: 1, 0>} : tensor<32x64xf16, #def> -> tensor<64x32xf16, #def>
+    return %t : tensor<64x32xf16, #def>
+  }
+  func.func @trans_of_mma(%x: tensor<32x64xf32, #mma>) -> tensor<64x32xf32, #def> {
+    %c = tkgpu.convert_layout %x : tensor<32x64xf32, #mma> -> tensor<32x64xf32, #def>
+    %t = tk.trans %c {order = array<i32: 1, 0>} : tensor<32x64xf32, #def> -> tensor<64x32xf32, #def>
+    return %t : tensor<64x32xf32, #def>
+  }
+}
+
+// -----
+
+#ld = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#def = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// Attention's backward: the scores (#mma, a dot's result) minus a row
+// vector loaded in the loop, exponentiated and staged for the next dot.
+// The tile's conversion sinks: the vector is converted instead (from its
+// load to a slice of #mma), the math runs in #mma, and the staging stores
+// the #mma registers without a conversion.
+// CHECK-DAG: #[[MMA:.*]] = #tkgpu.mma<
+// CHECK-DAG: #[[SL:.*]] = #tkgpu.slice<{dim = 0, parent = #[[MMA]]}>
+// CHECK-LABEL: func.func @scores_minus_loaded_row
+// CHECK: %[[M:.*]] = tk.load {{.*}} -> tensor<32xf32, #
+// CHECK: %[[MC:.*]] = tkgpu.convert_layout %[[M]] : tensor<32xf32, #{{.*}}> -> tensor<32xf32, #[[SL]]>
+// CHECK-NOT: convert_layout
+// CHECK: arith.subf %{{.*}} : tensor<128x32xf32, #[[MMA]]>
+// CHECK: math.exp2 %{{.*}} : tensor<128x32xf32, #[[MMA]]>
+// CHECK: %[[P:.*]] = arith.truncf %{{.*}} : tensor<128x32xf32, #[[MMA]]> to tensor<128x32xf16, #[[MMA]]>
+// CHECK-NOT: convert_layout
+// CHECK: tkgpu.local_alloc %[[P]] : tensor<128x32xf16, #[[MMA]]>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @scores_minus_loaded_row(%s: tensor<128x32xf32, #mma>, %mp: tensor<32x!tk.ptr<f32>, #ld>) -> !tkgpu.memdesc<128x32xf16, #sh> {
+    %m = tk.load %mp : tensor<32x!tk.ptr<f32>, #ld> -> tensor<32xf32, #ld>
+    %mc = tkgpu.convert_layout %m : tensor<32xf32, #ld> -> tensor<32xf32, #tkgpu.slice<{dim = 0, parent = #def}>>
+    %me = tk.expand_dims %mc {axis = 0 : i32} : tensor<32xf32, #tkgpu.slice<{dim = 0, parent = #def}>> -> tensor<1x32xf32, #def>
+    %mb = tk.broadcast %me : tensor<1x32xf32, #def> -> tensor<128x32xf32, #def>
+    %sc = tkgpu.convert_layout %s : tensor<128x32xf32, #mma> -> tensor<128x32xf32, #def>
+    %d = arith.subf %sc, %mb : tensor<128x32xf32, #def>
+    %p = math.exp2 %d : tensor<128x32xf32, #def>
+    %ph = arith.truncf %p : tensor<128x32xf32, #def> to tensor<128x32xf16, #def>
+    %buf = tkgpu.local_alloc %ph : tensor<128x32xf16, #def> -> !tkgpu.memdesc<128x32xf16, #sh>
+    return %buf : !tkgpu.memdesc<128x32xf16, #sh>
+  }
+}
+
+// -----
+
 // The same on Hopper: the dot is a warp_group_dot with an #mma v3 result;
 // the running row max is carried in its row slice, with no conversion in
 // the body.

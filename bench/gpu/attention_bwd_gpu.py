@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""attention_bwd_gpu.py -- checks and times tk's attention backward cubins.
+
+Usage: attention_bwd_gpu.py KERNEL_DIR OUT_DIR [--quick]
+
+KERNEL_DIR holds the variants bench/gpu/build_attention_bwd_kernels.sh
+compiled (NAME.cubin + NAME.json): bwd_pre_dD (delta = rowsum(dO * O)),
+bwd_dkdv_dD_{full,causal}_wW and bwd_dq_dD_{full,causal}_wW. The cubins are
+loaded with the CUDA driver API (ctypes on libcuda, inside PyTorch's
+primary context, so torch tensors are the kernels' buffers) and launched as
+their metadata says: num_warps * 32 threads, shared_bytes of dynamic shared
+memory; grid (cdiv(N, BLOCK_M), Z*H) for the preprocess and dQ,
+(cdiv(N, BLOCK_N), Z*H) for dK/dV.
+
+The forward's outputs the backward reads, O (f16) and the base-2
+log-sum-exp M (as attention_fwd.tk writes it), come from torch in float32,
+so that this script checks the backward alone.
+
+Correctness: fresh f16 Q, K, V, dO of shape (Z, H, N, D), outputs poisoned
+with NaN; dQ, dK, dV against torch autograd through
+torch.nn.functional.scaled_dot_product_attention on the float32 upcasts,
+||g - ref|| / ||ref|| <= 1e-2 for each. Shapes: N of 1024 and 1008 (1000
+is not admitted by the N_CTX=16 specialization; 1008 is not a multiple of
+the blocks), Z*H of 1 and 128. Every dK/dV and dQ variant is checked.
+
+Speed: at Z=4, H=32, N=4096, each dK/dV and dQ variant that passed its
+checks alone, then the whole backward (preprocess + the faster dK/dV +
+the faster dQ, one after the other); CUDA events, the L2 flushed before each run (as
+triton.testing.do_bench), the median of 20. FLOPs 2.5 * 4*Z*H*N^2*D,
+halved for causal (the backward's dK/dV and dQ together do 2.5 times the
+forward's matrix products). Side by side, PyTorch's flash backward (f16
+autograd of scaled_dot_product_attention with the flash backend), where it
+is available. Writes OUT_DIR/attention_bwd.json and prints a table.
+"""
+import ctypes
+import glob
+import json
+import math
+import os
+import sys
+
+import torch
+import torch.nn.functional as F
+
+cuda = ctypes.CDLL("libcuda.so.1")
+CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+LOG2E = 1.0 / math.log(2.0)
+
+
+def check(status, what):
+    if status != 0:
+        name = ctypes.c_char_p()
+        cuda.cuGetErrorName(status, ctypes.byref(name))
+        raise RuntimeError(f"{what}: CUDA error {status} ({name.value.decode() if name.value else '?'})")
+
+
+class Kernel:
+    def __init__(self, path):
+        self.meta = json.load(open(path[:-len(".cubin")] + ".json"))
+        self.name = os.path.basename(path)[:-len(".cubin")]
+        self.module = ctypes.c_void_p()
+        check(cuda.cuModuleLoadData(ctypes.byref(self.module), open(path, "rb").read()), f"load {path}")
+        self.func = ctypes.c_void_p()
+        check(cuda.cuModuleGetFunction(ctypes.byref(self.func), self.module,
+                                       self.meta["name"].encode()), "get function")
+        self.shared = int(self.meta["shared_bytes"])
+        if self.shared > 48 * 1024:
+            check(cuda.cuFuncSetAttribute(self.func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          self.shared), "set shared size")
+        self.threads = 32 * int(self.meta["num_warps"])
+        self.args = self.meta["args"]
+        c = self.meta["constexprs"]
+        self.d = int(c["HEAD_DIM"])
+        self.bm = int(c["BLOCK_M"])
+        self.bn = int(c.get("BLOCK_N", 0))
+        self.causal = bool(c.get("CAUSAL", False))
+
+    def launch(self, grid_x, grid_y, values):
+        """values: pointers (tensors), floats and ints in argument order."""
+        holders = []
+        for spec, val in zip(self.args, values):
+            ty = spec["type"]
+            if ty.startswith("*"):
+                holders.append(ctypes.c_uint64(val.data_ptr()))
+            elif ty == "f32":
+                holders.append(ctypes.c_float(val))
+            else:
+                holders.append(ctypes.c_int32(val))
+        assert len(holders) == len(self.args), f"{self.name}: {len(values)} values, {len(self.args)} arguments"
+        params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
+                                                    for h in holders])
+        check(cuda.cuLaunchKernel(self.func, grid_x, grid_y, 1, self.threads, 1, 1,
+                                  self.shared, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream),
+                                  params, None), f"launch {self.name}")
+
+
+def strides(*tensors):
+    out = []
+    for t in tensors:
+        out += list(t.stride())
+    return out
+
+
+def run_pre(kern, o, do, delta):
+    Z, H, N, _ = o.shape
+    kern.launch(math.ceil(N / kern.bm), Z * H, [o, do, delta] + strides(o, do) + [H, N])
+
+
+def run_dkdv(kern, q, k, v, do, dk, dv, m, delta, sm_scale):
+    Z, H, N, _ = q.shape
+    kern.launch(math.ceil(N / kern.bn), Z * H,
+                [q, k, v, do, dk, dv, m, delta, sm_scale] + strides(q, k, v, do, dk, dv) + [H, N])
+
+
+def run_dq(kern, q, k, v, do, dq, m, delta, sm_scale):
+    Z, H, N, _ = q.shape
+    kern.launch(math.ceil(N / kern.bm), Z * H,
+                [q, k, v, do, dq, m, delta, sm_scale] + strides(q, k, v, do, dq) + [H, N])
+
+
+def nan_like(t, dtype=None):
+    return torch.full_like(t, float("nan"), dtype=dtype)
+
+
+class Case:
+    """Inputs of one shape, the forward's O and M, and the delta the
+    preprocess kernel wrote."""
+
+    def __init__(self, pre, Z, H, N, D, causal):
+        self.q, self.k, self.v, self.do = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16)
+                                           for _ in range(4))
+        self.causal = causal
+        self.sm_scale = 1.0 / math.sqrt(D)
+        qf, kf = self.q.float(), self.k.float()
+        s = (qf @ kf.transpose(-1, -2)) * self.sm_scale
+        if causal:
+            s = s.masked_fill(torch.ones(N, N, device="cuda", dtype=torch.bool).triu(1), float("-inf"))
+        self.m = (torch.logsumexp(s, dim=-1) * LOG2E).contiguous()
+        self.o = (torch.softmax(s, dim=-1) @ self.v.float()).to(torch.float16)
+        del s
+        self.delta = torch.full((Z, H, N), float("nan"), device="cuda", dtype=torch.float32)
+        run_pre(pre, self.o, self.do, self.delta)
+        self.dq, self.dk, self.dv = nan_like(self.q), nan_like(self.k), nan_like(self.v)
+
+    def reference(self):
+        qf, kf, vf = (t.float().requires_grad_() for t in (self.q, self.k, self.v))
+        out = F.scaled_dot_product_attention(qf, kf, vf, is_causal=self.causal, scale=self.sm_scale)
+        out.backward(self.do.float())
+        return qf.grad, kf.grad, vf.grad
+
+    def dkdv(self, kern):
+        run_dkdv(kern, self.q, self.k, self.v, self.do, self.dk, self.dv, self.m, self.delta, self.sm_scale)
+
+    def dq_(self, kern):
+        run_dq(kern, self.q, self.k, self.v, self.do, self.dq, self.m, self.delta, self.sm_scale)
+
+
+def rel_err(got, ref):
+    return ((got.float() - ref).norm() / ref.norm()).item()
+
+
+def ok(err):
+    return math.isfinite(err) and err <= 1e-2
+
+
+def bench(fn, reps=20):
+    flush = torch.empty(256 * 1024 * 1024 // 4, device="cuda", dtype=torch.int32)
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(reps):
+        flush.zero_()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return sorted(times)[len(times) // 2]
+
+
+def torch_flash_backward_ms(Z, H, N, D, causal):
+    """PyTorch's flash backward alone (autograd of SDPA in f16), or None."""
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16, requires_grad=True)
+                   for _ in range(3))
+        do = torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16)
+        with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
+            out = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            return bench(lambda: torch.autograd.grad(out, (q, k, v), do, retain_graph=True))
+    except Exception as e:  # no flash backend for this build or shape
+        print(f"torch_flash backward unavailable: {e}")
+        return None
+
+
+def run_config(kernels, d, causal, quick, results):
+    """Checks and times the variants of one (HEAD_DIM, causal); returns the
+    number of failed checks."""
+    failed = 0
+    pre = kernels.get(f"bwd_pre_d{d}")
+    kind = "causal" if causal else "full"
+    dkdvs = [kern for name, kern in kernels.items() if name.startswith(f"bwd_dkdv_d{d}_{kind}_")]
+    dqs = [kern for name, kern in kernels.items() if name.startswith(f"bwd_dq_d{d}_{kind}_")]
+    if pre is None or not dkdvs or not dqs:
+        print(f"D={d} {kind}: variants missing, skipped")
+        return 1
+    row = {"D": d, "causal": causal, "checks": [], "kernels": {}}
+    shapes = [(1, 1, 1024), (1, 1, 1008), (2, 64, 1024), (2, 64, 1008)]
+    for Z, H, N in shapes:
+        case = Case(pre, Z, H, N, d, causal)
+        dq_ref, dk_ref, dv_ref = case.reference()
+        for kern in dkdvs:
+            case.dk.fill_(float("nan"))
+            case.dv.fill_(float("nan"))
+            case.dkdv(kern)
+            torch.cuda.synchronize()
+            e_k, e_v = rel_err(case.dk, dk_ref), rel_err(case.dv, dv_ref)
+            good = ok(e_k) and ok(e_v)
+            failed += not good
+            row["checks"].append({"kernel": kern.name, "Z": Z, "H": H, "N": N,
+                                  "dk_rel_err": e_k, "dv_rel_err": e_v, "ok": good})
+            print(f"{kern.name:26s} Z={Z} H={H} N={N}: dk {e_k:.2e} dv {e_v:.2e} "
+                  f"{'ok' if good else 'FAIL'}")
+        for kern in dqs:
+            case.dq.fill_(float("nan"))
+            case.dq_(kern)
+            torch.cuda.synchronize()
+            e_q = rel_err(case.dq, dq_ref)
+            failed += not ok(e_q)
+            row["checks"].append({"kernel": kern.name, "Z": Z, "H": H, "N": N,
+                                  "dq_rel_err": e_q, "ok": ok(e_q)})
+            print(f"{kern.name:26s} Z={Z} H={H} N={N}: dq {e_q:.2e} {'ok' if ok(e_q) else 'FAIL'}")
+        del case, dq_ref, dk_ref, dv_ref
+        torch.cuda.empty_cache()
+
+    # Speed at the benchmark shape, of the variants that passed.
+    failing = {c["kernel"] for c in row["checks"] if not c["ok"]}
+    dkdvs = [kern for kern in dkdvs if kern.name not in failing]
+    dqs = [kern for kern in dqs if kern.name not in failing]
+    if not dkdvs or not dqs:
+        print(f"D={d} {kind}: no passing dK/dV or dQ variant, not timed")
+        results.append(row)
+        return failed
+    Z, H, N = 4, 32, 4096
+    case = Case(pre, Z, H, N, d, causal)
+    flops = 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
+    for kern in dkdvs:
+        row["kernels"][kern.name] = {"ms": bench(lambda: case.dkdv(kern))}
+    for kern in dqs:
+        row["kernels"][kern.name] = {"ms": bench(lambda: case.dq_(kern))}
+    pre_ms = bench(lambda: run_pre(pre, case.o, case.do, case.delta))
+    row["kernels"][pre.name] = {"ms": pre_ms}
+    best_dkdv = min(dkdvs, key=lambda kern: row["kernels"][kern.name]["ms"])
+    best_dq = min(dqs, key=lambda kern: row["kernels"][kern.name]["ms"])
+
+    def backward():
+        run_pre(pre, case.o, case.do, case.delta)
+        case.dkdv(best_dkdv)
+        case.dq_(best_dq)
+
+    ms = bench(backward)
+    row["backward"] = {"Z": Z, "H": H, "N": N, "preprocess": pre.name, "dkdv": best_dkdv.name,
+                       "dq": best_dq.name, "ms": ms, "tflops": flops / (ms * 1e-3) / 1e12}
+    for name, t in row["kernels"].items():
+        print(f"{name:26s} Z={Z} H={H} N={N}: {t['ms']:.3f} ms")
+    print(f"backward D={d} {kind:6s} ({pre.name} + {best_dkdv.name} + {best_dq.name}): "
+          f"{ms:.3f} ms {row['backward']['tflops']:.1f} TFLOP/s")
+    del case
+    torch.cuda.empty_cache()
+    if not quick:
+        ref_ms = torch_flash_backward_ms(Z, H, N, d, causal)
+        if ref_ms is not None:
+            row["torch_flash_backward"] = {"ms": ref_ms, "tflops": flops / (ref_ms * 1e-3) / 1e12}
+            print(f"torch_flash backward D={d} {kind:6s}: {ref_ms:.3f} ms "
+                  f"{row['torch_flash_backward']['tflops']:.1f} TFLOP/s")
+        torch.cuda.empty_cache()
+    results.append(row)
+    return failed
+
+
+def main():
+    kdir, out = sys.argv[1], sys.argv[2]
+    quick = "--quick" in sys.argv
+    torch.manual_seed(0)
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")  # makes the primary context current
+    kernels = {os.path.basename(p)[:-len(".cubin")]: Kernel(p)
+               for p in sorted(glob.glob(os.path.join(kdir, "bwd_*.cubin")))}
+    if not kernels:
+        sys.exit(f"no bwd_*.cubin in {kdir}")
+    results, failed = [], 0
+    for d in (64, 128):
+        for causal in (False, True):
+            try:
+                failed += run_config(kernels, d, causal, quick, results)
+            except Exception as error:  # reported, and the others still run
+                failed += 1
+                print(f"D={d} causal={causal}: FAIL ({error})")
+                results.append({"D": d, "causal": causal, "error": str(error)})
+            torch.cuda.empty_cache()
+    os.makedirs(out, exist_ok=True)
+    json.dump(results, open(os.path.join(out, "attention_bwd.json"), "w"), indent=1)
+    print("FAILED" if failed else "all checks passed", f"({failed} failures)")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

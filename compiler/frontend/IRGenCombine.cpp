@@ -204,8 +204,8 @@ Value IRGen::emitCombineBuiltin(BuiltinId id, const BoundArgs &args,
                            "combine function '" + fn.name + "' returns " +
                                result.describe() + " as result " +
                                std::to_string(i) + "; " + name +
-                               "() needs a " + want.toString() +
-                               " scalar (the type of block " +
+                               "() needs a scalar of type " +
+                               want.toString() + " (the type of block " +
                                std::to_string(i) + ")")
             .addNote(fn.loc, "'" + fn.name + "' is defined here");
       yielded.push_back(result.getIR());

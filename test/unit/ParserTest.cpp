@@ -569,8 +569,8 @@ TEST(ParserErrorTest, Parameters) {
   EXPECT_PARSE_ERROR("def f(x: *constexpr): pass\n", 1, 11,
                      "'constexpr' cannot be a pointee type");
   EXPECT_PARSE_ERROR("def f(x: foo.f32): pass\n", 1, 10,
-                     "unknown type qualifier 'foo'; only 'tl.' or 'tk.' may "
-                     "prefix a type");
+                     "unknown type qualifier 'foo'; only 'tl.' or 'tk.' (or "
+                     "a name imported as triton.language) may prefix a type");
   EXPECT_PARSE_ERROR("def f(x: ): pass\n", 1, 10,
                      "expected a type, found ')'");
   EXPECT_PARSE_ERROR("def f(x: *********f32): pass\n", 1, 18,
@@ -877,6 +877,44 @@ TEST(ParserTest, TritonImportsAreIgnored) {
                           "from triton.language.extra import libdevice\n"
                           "def f():\n    pass\n");
   EXPECT_NE(text.find("FunctionDef 'f'"), std::string::npos) << text;
+}
+
+TEST(ParserTest, ImportBindings) {
+  SourceFile file("test.tk",
+                  "import triton\n"
+                  "import triton.language as T, triton.language.math as m\n"
+                  "from triton.language import (sum as s,\n"
+                  "                             arange,)\n"
+                  "from triton.language import *\n"
+                  "import triton as tr\n"
+                  "@tr.jit\n"
+                  "def f(x: *T.f32):\n    pass\n");
+  std::unique_ptr<Module> module = parseModule(file);
+  std::vector<std::pair<std::string, std::string>> bindings;
+  for (const ImportBinding &binding : module->imports)
+    bindings.emplace_back(binding.name, binding.path);
+  std::vector<std::pair<std::string, std::string>> expected = {
+      {"T", "triton.language"},
+      {"m", "triton.language.math"},
+      {"s", "triton.language.sum"},
+      {"arange", "triton.language.arange"},
+      {"tr", "triton"}};
+  EXPECT_EQ(bindings, expected);
+  ASSERT_NE(module->findImport("s"), nullptr);
+  EXPECT_EQ(module->findImport("s")->loc.line, 3u);
+  EXPECT_EQ(module->findImport("triton"), nullptr);
+  // Decorators through an imported name name its path; an alias of
+  // triton.language qualifies types.
+  ASSERT_EQ(module->functions.size(), 1u);
+  EXPECT_EQ(module->functions[0]->decorators[0].name, "triton.jit");
+  EXPECT_FALSE(module->functions[0]->parseError);
+  EXPECT_PARSE_ERROR("from triton.language import\n", 1, 28,
+                     "expected a name to import");
+  EXPECT_PARSE_ERROR("import triton.language as\n", 1, 26,
+                     "expected a name after 'as'");
+  EXPECT_PARSE_ERROR("from triton import language as tl x\n", 1, 35,
+                     "expected the end of the import line, found "
+                     "identifier 'x'");
 }
 
 TEST(ParserTest, IsAndIsNot) {

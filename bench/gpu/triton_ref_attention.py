@@ -1,0 +1,10 @@
+#!/usr/bin/env python3
+# triton_ref_attention.py TRITON_REF OUT: runs only the attention section
+# of shared/bench/triton_ref.py (Triton's FA2 forward and PyTorch's SDPA
+# backends) into OUT/anchors.json, for a GPU call too short for all of it.
+import re, sys
+path, out = sys.argv[1], sys.argv[2]
+src = open(path).read()
+src = re.sub(r'^section\("(?!attention")[^"]*".*$', '', src, flags=re.M)
+sys.argv = [path, out]
+exec(compile(src, path, "exec"))

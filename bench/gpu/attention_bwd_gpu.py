@@ -32,7 +32,6 @@ forward's matrix products). Side by side, PyTorch's flash backward (f16
 autograd of scaled_dot_product_attention with the flash backend), where it
 is available. Writes OUT_DIR/attention_bwd.json and prints a table.
 """
-import ctypes
 import glob
 import json
 import math
@@ -42,33 +41,14 @@ import sys
 import torch
 import torch.nn.functional as F
 
-cuda = ctypes.CDLL("libcuda.so.1")
-CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+from cubin import Cubin
+
 LOG2E = 1.0 / math.log(2.0)
 
 
-def check(status, what):
-    if status != 0:
-        name = ctypes.c_char_p()
-        cuda.cuGetErrorName(status, ctypes.byref(name))
-        raise RuntimeError(f"{what}: CUDA error {status} ({name.value.decode() if name.value else '?'})")
-
-
-class Kernel:
+class Kernel(Cubin):
     def __init__(self, path):
-        self.meta = json.load(open(path[:-len(".cubin")] + ".json"))
-        self.name = os.path.basename(path)[:-len(".cubin")]
-        self.module = ctypes.c_void_p()
-        check(cuda.cuModuleLoadData(ctypes.byref(self.module), open(path, "rb").read()), f"load {path}")
-        self.func = ctypes.c_void_p()
-        check(cuda.cuModuleGetFunction(ctypes.byref(self.func), self.module,
-                                       self.meta["name"].encode()), "get function")
-        self.shared = int(self.meta["shared_bytes"])
-        if self.shared > 48 * 1024:
-            check(cuda.cuFuncSetAttribute(self.func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                          self.shared), "set shared size")
-        self.threads = 32 * int(self.meta["num_warps"])
-        self.args = self.meta["args"]
+        super().__init__(path)
         c = self.meta["constexprs"]
         self.d = int(c["HEAD_DIM"])
         self.bm = int(c["BLOCK_M"])
@@ -76,22 +56,8 @@ class Kernel:
         self.causal = bool(c.get("CAUSAL", False))
 
     def launch(self, grid_x, grid_y, values):
-        """values: pointers (tensors), floats and ints in argument order."""
-        holders = []
-        for spec, val in zip(self.args, values):
-            ty = spec["type"]
-            if ty.startswith("*"):
-                holders.append(ctypes.c_uint64(val.data_ptr()))
-            elif ty == "f32":
-                holders.append(ctypes.c_float(val))
-            else:
-                holders.append(ctypes.c_int32(val))
-        assert len(holders) == len(self.args), f"{self.name}: {len(values)} values, {len(self.args)} arguments"
-        params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
-                                                    for h in holders])
-        check(cuda.cuLaunchKernel(self.func, grid_x, grid_y, 1, self.threads, 1, 1,
-                                  self.shared, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream),
-                                  params, None), f"launch {self.name}")
+        """values: tensors, floats and ints in argument order."""
+        self.launch_values((grid_x, grid_y, 1), values)
 
 
 def strides(*tensors):

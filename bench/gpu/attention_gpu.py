@@ -24,7 +24,6 @@ each launch, the L2 flushed before each (as triton.testing.do_bench), the
 median; FLOPs 4*Z*H*N^2*D, halved for causal. Writes OUT_DIR/attention.json
 and prints a table.
 """
-import ctypes
 import glob
 import json
 import math
@@ -34,32 +33,12 @@ import sys
 import torch
 import torch.nn.functional as F
 
-cuda = ctypes.CDLL("libcuda.so.1")
-CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+from cubin import Cubin
 
 
-def check(status, what):
-    if status != 0:
-        name = ctypes.c_char_p()
-        cuda.cuGetErrorName(status, ctypes.byref(name))
-        raise RuntimeError(f"{what}: CUDA error {status} ({name.value.decode() if name.value else '?'})")
-
-
-class Kernel:
+class Kernel(Cubin):
     def __init__(self, path):
-        self.meta = json.load(open(path[:-len(".cubin")] + ".json"))
-        self.name = os.path.basename(path)[:-len(".cubin")]
-        self.module = ctypes.c_void_p()
-        check(cuda.cuModuleLoadData(ctypes.byref(self.module), open(path, "rb").read()), f"load {path}")
-        self.func = ctypes.c_void_p()
-        check(cuda.cuModuleGetFunction(ctypes.byref(self.func), self.module,
-                                       self.meta["name"].encode()), "get function")
-        self.shared = int(self.meta["shared_bytes"])
-        if self.shared > 48 * 1024:
-            check(cuda.cuFuncSetAttribute(self.func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                          self.shared), "set shared size")
-        self.threads = 32 * int(self.meta["num_warps"])
-        self.args = self.meta["args"]
+        super().__init__(path)
         c = self.meta["constexprs"]
         self.d, self.bm, self.causal = int(c["HEAD_DIM"]), int(c["BLOCK_M"]), bool(c["CAUSAL"])
         self.dtype = torch.bfloat16 if self.args[0]["type"] == "*bf16" else torch.float16
@@ -68,24 +47,10 @@ class Kernel:
 
     def launch(self, q, k, v, o, m, sm_scale):
         Z, H, N, _ = q.shape
-        values = [q.data_ptr(), k.data_ptr(), v.data_ptr(), o.data_ptr(), m.data_ptr(), sm_scale]
+        values = [q, k, v, o, m, sm_scale]
         for t in (q, k, v, o):
             values += list(t.stride())
-        values += [H, N]
-        holders = []
-        for spec, val in zip(self.args, values):
-            ty = spec["type"]
-            if ty.startswith("*"):
-                holders.append(ctypes.c_uint64(val))
-            elif ty == "f32":
-                holders.append(ctypes.c_float(val))
-            else:
-                holders.append(ctypes.c_int32(val))
-        params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
-                                                    for h in holders])
-        check(cuda.cuLaunchKernel(self.func, math.ceil(N / self.bm), Z * H, 1, self.threads, 1, 1,
-                                  self.shared, ctypes.c_void_p(torch.cuda.current_stream().cuda_stream),
-                                  params, None), f"launch {self.name}")
+        self.launch_values((math.ceil(N / self.bm), Z * H, 1), values + [H, N])
 
 
 def inputs(Z, H, N, D, dtype):

@@ -28,7 +28,6 @@ Writes OUT_DIR/matmul.json and prints a table. Options: --quick (no 4096^3
 checks), --only REGEX (variants by name), --no-speed (checks only; with
 either of these the results go to matmul-subset.json).
 """
-import ctypes
 import glob
 import json
 import math
@@ -39,36 +38,12 @@ import time
 
 import torch
 
-# ---------------------------------------------------------------------------
-# CUDA driver through ctypes
-# ---------------------------------------------------------------------------
-cuda = ctypes.CDLL("libcuda.so.1")
-CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+from cubin import Cubin
 
 
-def check(status, what):
-    if status != 0:
-        name = ctypes.c_char_p()
-        cuda.cuGetErrorName(status, ctypes.byref(name))
-        raise RuntimeError(f"{what}: CUDA error {status} ({name.value.decode() if name.value else '?'})")
-
-
-class Kernel:
+class Kernel(Cubin):
     def __init__(self, path):
-        self.meta = json.load(open(path[:-len(".cubin")] + ".json"))
-        self.name = os.path.basename(path)[:-len(".cubin")]
-        data = open(path, "rb").read()
-        self.module = ctypes.c_void_p()
-        check(cuda.cuModuleLoadData(ctypes.byref(self.module), data), f"load {path}")
-        self.func = ctypes.c_void_p()
-        check(cuda.cuModuleGetFunction(ctypes.byref(self.func), self.module,
-                                       self.meta["name"].encode()), "get function")
-        self.shared = int(self.meta["shared_bytes"])
-        if self.shared > 48 * 1024:
-            check(cuda.cuFuncSetAttribute(self.func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                          self.shared), "set shared size")
-        self.threads = 32 * int(self.meta["num_warps"])
-        self.args = self.meta["args"]
+        super().__init__(path)
         c = self.meta["constexprs"]
         self.bm, self.bn, self.bk = c["BLOCK_M"], c["BLOCK_N"], c["BLOCK_K"]
         self.has_bias = bool(c.get("HAS_BIAS", False))
@@ -85,15 +60,8 @@ class Kernel:
     def launch(self, a, b, c, bias, M, N, K, stream=None):
         values = [a.data_ptr(), b.data_ptr(), c.data_ptr(), bias.data_ptr(), M, N, K,
                   a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)]
-        holders = []
-        for spec, v in zip(self.args, values):
-            holders.append(ctypes.c_uint64(v) if spec["type"].startswith("*") else ctypes.c_int32(v))
-        params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
-                                                    for h in holders])
         grid = math.ceil(M / self.bm) * math.ceil(N / self.bn)
-        s = stream if stream is not None else torch.cuda.current_stream().cuda_stream
-        check(cuda.cuLaunchKernel(self.func, grid, 1, 1, self.threads, 1, 1, self.shared,
-                                  ctypes.c_void_p(s), params, None), f"launch {self.name}")
+        self.launch_values((grid, 1, 1), values, stream)
 
     def admits(self, a, b, c):
         """Whether the arguments satisfy the specialization the cubin was compiled for."""

@@ -1,0 +1,63 @@
+"""cubin.py -- tkc's cubins from Python, for the GPU check scripts
+(matmul_gpu.py, attention_gpu.py, attention_bwd_gpu.py).
+
+The CUDA driver through ctypes, inside PyTorch's primary context (the
+scripts make it current before loading anything), so torch tensors are the
+kernels' buffers. A Cubin is NAME.cubin with the metadata tkc wrote next
+to it (NAME.json: kernel name, argument types, num_warps, shared bytes);
+it launches with num_warps * 32 threads and that much dynamic shared
+memory on torch's current stream.
+"""
+import ctypes
+import json
+import os
+
+import torch
+
+cuda = ctypes.CDLL("libcuda.so.1")
+CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+
+def check(status, what):
+    if status != 0:
+        name = ctypes.c_char_p()
+        cuda.cuGetErrorName(status, ctypes.byref(name))
+        raise RuntimeError(f"{what}: CUDA error {status} ({name.value.decode() if name.value else '?'})")
+
+
+class Cubin:
+    def __init__(self, path):
+        self.meta = json.load(open(path[:-len(".cubin")] + ".json"))
+        self.name = os.path.basename(path)[:-len(".cubin")]
+        self.module = ctypes.c_void_p()
+        check(cuda.cuModuleLoadData(ctypes.byref(self.module), open(path, "rb").read()), f"load {path}")
+        self.func = ctypes.c_void_p()
+        check(cuda.cuModuleGetFunction(ctypes.byref(self.func), self.module,
+                                       self.meta["name"].encode()), "get function")
+        self.shared = int(self.meta["shared_bytes"])
+        if self.shared > 48 * 1024:
+            check(cuda.cuFuncSetAttribute(self.func, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                          self.shared), "set shared size")
+        self.threads = 32 * int(self.meta["num_warps"])
+        self.args = self.meta["args"]
+
+    def launch_values(self, grid, values, stream=None):
+        """Launches on `grid` (x, y, z) with `values` in argument order:
+        tensors or addresses for pointers, numbers for f32 and integer
+        arguments."""
+        holders = []
+        for spec, value in zip(self.args, values):
+            ty = spec["type"]
+            if ty.startswith("*"):
+                holders.append(ctypes.c_uint64(value if isinstance(value, int) else value.data_ptr()))
+            elif ty == "f32":
+                holders.append(ctypes.c_float(value))
+            else:
+                holders.append(ctypes.c_int32(value))
+        if len(holders) != len(self.args):
+            raise ValueError(f"{self.name}: {len(values)} values for {len(self.args)} arguments")
+        params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
+                                                    for h in holders])
+        s = stream if stream is not None else torch.cuda.current_stream().cuda_stream
+        check(cuda.cuLaunchKernel(self.func, grid[0], grid[1], grid[2], self.threads, 1, 1,
+                                  self.shared, ctypes.c_void_p(s), params, None), f"launch {self.name}")

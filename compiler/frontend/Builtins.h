@@ -25,7 +25,7 @@ enum class BuiltinId : unsigned {
   Load, Store, AtomicAdd, AtomicMax, AtomicMin, AtomicXchg, AtomicAnd,
   AtomicOr, AtomicXor, AtomicCas,
   // Linear algebra and reductions
-  Dot, Sum, Max, Min, ArgMax, ArgMin, CumSum, CumProd,
+  Dot, DotScaled, Sum, Max, Min, ArgMax, ArgMin, CumSum, CumProd,
   // Elementwise math
   Exp, Exp2, Log, Log2, Sqrt, Rsqrt, Sin, Cos, Abs, Sigmoid, Tanh, Erf,
   Floor, Ceil, Maximum, Minimum, Where, Cdiv, Fma, DivRn, Clamp,

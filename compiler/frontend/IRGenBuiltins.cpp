@@ -1008,6 +1008,8 @@ Value IRGen::callBuiltin(BuiltinId id, const CallArgs &callArgs,
 
   case BuiltinId::Dot:
     return emitDot(args, loc);
+  case BuiltinId::DotScaled:
+    return emitDotScaled(args, loc);
   case BuiltinId::Sum:
   case BuiltinId::Max:
   case BuiltinId::Min:

@@ -288,6 +288,9 @@ public:
                     SourceLoc loc);
   Value emitScan(BuiltinId id, const BoundArgs &args, SourceLoc loc);
   Value emitDot(const BoundArgs &args, SourceLoc loc);
+  /// dot_scaled, emulated by decoding and an ordinary dot
+  /// (IRGenDotScaled.cpp).
+  Value emitDotScaled(const BoundArgs &args, SourceLoc loc);
   /// `a @ b (+ acc)`; `precision` is "tf32"/"ieee", `outType` the result
   /// element type when there is no accumulator.
   Value dot(const Value &a, const Value &b, std::optional<Value> acc,

@@ -7,7 +7,10 @@
 //   IRGenExpr.cpp      expressions, names, attributes, subscripts, calls,
 //                      helper inlining
 //   IRGenArith.cpp     constants, casts, broadcasting, operators
-//   IRGenBuiltins.cpp  the builtin functions
+//   IRGenBuiltins.cpp  the builtin functions: argument helpers, shapes,
+//                      math, reductions, dot, dispatch (callBuiltin)
+//   IRGenMemoryBuiltins.cpp
+//                      load, store, atomics, pointer hints
 //   IRGenCombine.cpp   reduce / associative_scan with a combine function
 //
 //===----------------------------------------------------------------------===//
@@ -266,7 +269,8 @@ public:
                       const sema::Shape &shape = {});
 
   //===--------------------------------------------------------------------===//
-  // Builtins (IRGenBuiltins.cpp)
+  // Builtins (IRGenBuiltins.cpp; load/store/atomics/hints in
+  // IRGenMemoryBuiltins.cpp)
   //===--------------------------------------------------------------------===//
 
   Value callBuiltin(BuiltinId id, const CallArgs &args, SourceLoc loc);
@@ -352,6 +356,19 @@ std::vector<size_t> getCarriedParts(const Value &blockPointer);
 Value getCarriedPart(const Value &blockPointer, size_t part);
 Value withCarriedParts(const Value &blockPointer,
                        const std::vector<Value> &values);
+
+/// Argument helpers shared by the builtin files (IRGenBuiltins.cpp).
+/// A compile-time bool keyword (`keep_dims=True`); `fallback` when absent.
+bool getFlag(IRGen &gen, const BoundArgs &args, const std::string &name,
+             bool fallback);
+/// A string keyword; "" when absent.
+std::string getStringArg(IRGen &gen, const BoundArgs &args,
+                         const std::string &name);
+/// A value for messages: its type if it is a run-time value.
+std::string describeValue(const Value &value);
+/// A mask: i1 scalar or block (True/False constants accepted)
+/// (IRGenMemoryBuiltins.cpp).
+Value requireMask(IRGen &gen, const Value &value, SourceLoc loc);
 
 /// Names assigned anywhere in `body` (assignment targets, `for` targets),
 /// in order of first appearance.

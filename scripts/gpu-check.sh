@@ -93,6 +93,25 @@ if [ -f test/triton-compat/combine/check.py ]; then
   grep '^FAIL' "$OUT/triton-compat-combine.log" | head -5
 fi
 
+# 3c. dot_scaled (fp8 / fp4 with e8m0 scales) with tk-run --gpu against
+# the float64 numpy reference of test/lit/frontend/dot-scaled.test.
+if [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/dot_scaled_check.py ]; then
+  ds=$OUT/dot_scaled
+  mkdir -p "$ds"
+  python3 test/lit/frontend/Inputs/dot_scaled_check.py make "$ds"
+  for c in "e4m3_e2m1 64 32 e4m3 e2m1" "e5m2_e4m3 64 64 e5m2 e4m3" "e2m1_e2m1 32 32 e2m1 e2m1"; do
+    read -r name ka kb af bf <<<"$c"
+    timeout 60 "$C/bin/tk-run" --gpu test/lit/frontend/Inputs/dot_scaled.tk -k mx \
+      -D M=32 -D N=16 -D K=64 -D KA="$ka" -D KB="$kb" -D "AF=\"$af\"" -D "BF=\"$bf\"" \
+      --arg a_ptr="$ds/${name}_a.npy" --arg sa_ptr="$ds/${name}_sa.npy" \
+      --arg b_ptr="$ds/${name}_b.npy" --arg sb_ptr="$ds/${name}_sb.npy" \
+      --arg c_ptr=zeros:32x16 --write c_ptr="$ds/${name}_c.npy" &&
+      python3 test/lit/frontend/Inputs/dot_scaled_check.py check "$name" "$ds"
+  done >"$OUT/dot-scaled.log" 2>&1
+  note "dot_scaled on the GPU: $(grep -c '^ok' "$OUT/dot-scaled.log") of 3 ok"
+  rm -rf "$ds"
+fi
+
 # 3b. compute-sanitizer over the example programs (TK_GPU_SANITIZE=1).
 if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -f scripts/gpu-sanitize.sh ]; then
   timeout 300 bash scripts/gpu-sanitize.sh "$C" "$C/kernels/examples" >"$OUT/gpu-sanitize.log" 2>&1

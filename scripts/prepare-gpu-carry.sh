@@ -25,6 +25,11 @@ cp build-static/bench/kernels/* .carry/kernels/bench/ 2>/dev/null || true
 # the mma.sync ceiling microbenchmark.
 mkdir -p .carry/kernels/matmul
 bash bench/gpu/build_matmul_kernels.sh build-static/bin/tkc .carry/kernels/matmul
+# The attention variants (bench/gpu/attention_gpu.py and
+# attention_bwd_gpu.py; gpu-check step 4e).
+rm -rf .carry/kernels/attention .carry/kernels/attention_bwd
+bash bench/gpu/build_attention_kernels.sh build-static/bin/tkc .carry/kernels/attention --arch sm_90a >/dev/null
+bash bench/gpu/build_attention_bwd_kernels.sh build-static/bin/tkc .carry/kernels/attention_bwd --arch sm_90a >/dev/null
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 \
     bench/gpu/mma_ceiling.cu -o .carry/bin/mma_ceiling

@@ -268,7 +268,9 @@ def compile_case(case, bin_dir, tmp):
     return None
 
 
-def main():
+def main(make_cases=None):
+    """Runs `make_cases()` (this file's cases by default; combine/check.py
+    passes its own) with the command-line options below."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default="", help="folder with tk-run and tkc (default: PATH)")
     parser.add_argument("--gpu", action="store_true", help="run on the GPU")
@@ -278,7 +280,7 @@ def main():
     parser.add_argument("-k", default="", help="only cases whose name contains this")
     opts = parser.parse_args()
     failed = 0
-    for case in cases():
+    for case in (make_cases or cases)():
         if opts.k not in case.name:
             continue
         with tempfile.TemporaryDirectory() as tmp:

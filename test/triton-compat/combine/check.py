@@ -9,16 +9,14 @@ run on the GPU (tk-run --gpu). Cases and running are run.py's.
 
 Prints 'ok NAME' or 'FAIL NAME: why' per case; exits 1 on a failure.
 """
-import argparse
 import os
 import sys
-import tempfile
 
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from run import Case, compile_case, run_case  # noqa: E402
+from run import Case, main as run_main  # noqa: E402
 
 rs = np.random.RandomState(17)
 
@@ -136,30 +134,5 @@ def cases():
     return out
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", default="", help="folder with tk-run and tkc (default: PATH)")
-    parser.add_argument("--gpu", action="store_true", help="run on the GPU")
-    parser.add_argument("--ptx", action="store_true",
-                        help="also compile each case for sm_90a and sm_80")
-    parser.add_argument("--no-run", action="store_true", help="only compile (with --ptx)")
-    parser.add_argument("-k", default="", help="only cases whose name contains this")
-    opts = parser.parse_args()
-    failed = 0
-    for case in cases():
-        if opts.k not in case.name:
-            continue
-        with tempfile.TemporaryDirectory() as tmp:
-            why = None if opts.no_run else run_case(case, opts.bin, tmp, opts.gpu)
-            if why is None and opts.ptx:
-                why = compile_case(case, opts.bin, tmp)
-        if why:
-            failed += 1
-            print(f"FAIL {case.name}: {why}")
-        else:
-            print(f"ok {case.name}")
-    sys.exit(1 if failed else 0)
-
-
 if __name__ == "__main__":
-    main()
+    run_main(cases)

@@ -41,7 +41,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
-from cubin import Cubin
+from cubin import Cubin, time_ms, use_torch_context
 
 LOG2E = 1.0 / math.log(2.0)
 
@@ -129,20 +129,8 @@ def ok(err):
     return math.isfinite(err) and err <= 1e-2
 
 
-def bench(fn, reps=20):
-    flush = torch.empty(256 * 1024 * 1024 // 4, device="cuda", dtype=torch.int32)
-    for _ in range(3):
-        fn()
-    times = []
-    for _ in range(reps):
-        flush.zero_()
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    return sorted(times)[len(times) // 2]
+# CUDA events, the L2 flushed, the median of 20 after 3 warm-up runs.
+BENCH = dict(warmup=3, reps=20)
 
 
 def torch_flash_backward_ms(Z, H, N, D, causal):
@@ -154,7 +142,7 @@ def torch_flash_backward_ms(Z, H, N, D, causal):
         do = torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16)
         with sdpa_kernel(SDPBackend.FLASH_ATTENTION):
             out = F.scaled_dot_product_attention(q, k, v, is_causal=causal)
-            return bench(lambda: torch.autograd.grad(out, (q, k, v), do, retain_graph=True))
+            return time_ms(lambda: torch.autograd.grad(out, (q, k, v), do, retain_graph=True), **BENCH)
     except Exception as e:  # no flash backend for this build or shape
         print(f"torch_flash backward unavailable: {e}")
         return None
@@ -212,10 +200,10 @@ def run_config(kernels, d, causal, quick, results):
     case = Case(pre, Z, H, N, d, causal)
     flops = 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
     for kern in dkdvs:
-        row["kernels"][kern.name] = {"ms": bench(lambda: case.dkdv(kern))}
+        row["kernels"][kern.name] = {"ms": time_ms(lambda: case.dkdv(kern), **BENCH)}
     for kern in dqs:
-        row["kernels"][kern.name] = {"ms": bench(lambda: case.dq_(kern))}
-    pre_ms = bench(lambda: run_pre(pre, case.o, case.do, case.delta))
+        row["kernels"][kern.name] = {"ms": time_ms(lambda: case.dq_(kern), **BENCH)}
+    pre_ms = time_ms(lambda: run_pre(pre, case.o, case.do, case.delta), **BENCH)
     row["kernels"][pre.name] = {"ms": pre_ms}
     best_dkdv = min(dkdvs, key=lambda kern: row["kernels"][kern.name]["ms"])
     best_dq = min(dqs, key=lambda kern: row["kernels"][kern.name]["ms"])
@@ -225,7 +213,7 @@ def run_config(kernels, d, causal, quick, results):
         case.dkdv(best_dkdv)
         case.dq_(best_dq)
 
-    ms = bench(backward)
+    ms = time_ms(backward, **BENCH)
     row["backward"] = {"Z": Z, "H": H, "N": N, "preprocess": pre.name, "dkdv": best_dkdv.name,
                        "dq": best_dq.name, "ms": ms, "tflops": flops / (ms * 1e-3) / 1e12}
     for name, t in row["kernels"].items():
@@ -249,8 +237,7 @@ def main():
     kdir, out = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv
     torch.manual_seed(0)
-    torch.cuda.init()
-    torch.zeros(1, device="cuda")  # makes the primary context current
+    use_torch_context()
     kernels = {os.path.basename(p)[:-len(".cubin")]: Kernel(p)
                for p in sorted(glob.glob(os.path.join(kdir, "bwd_*.cubin")))}
     if not kernels:

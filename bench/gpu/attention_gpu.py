@@ -33,7 +33,7 @@ import sys
 import torch
 import torch.nn.functional as F
 
-from cubin import Cubin
+from cubin import Cubin, time_ms, use_torch_context
 
 
 class Kernel(Cubin):
@@ -77,22 +77,10 @@ def check_case(kern, Z, H, N):
     return ok, err, m_err
 
 
-def time_case(kern, Z, H, N, reps=20):
+def time_case(kern, Z, H, N):
     q, k, v, o, m = inputs(Z, H, N, kern.d, kern.dtype)
     sm_scale = 1.0 / math.sqrt(kern.d)
-    flush = torch.empty(256 * 1024 * 1024 // 4, device="cuda", dtype=torch.int32)
-    for _ in range(3):
-        kern.launch(q, k, v, o, m, sm_scale)
-    times = []
-    for _ in range(reps):
-        flush.zero_()
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        kern.launch(q, k, v, o, m, sm_scale)
-        end.record()
-        torch.cuda.synchronize()
-        times.append(start.elapsed_time(end))
-    ms = sorted(times)[len(times) // 2]
+    ms = time_ms(lambda: kern.launch(q, k, v, o, m, sm_scale), warmup=3, reps=20)
     flops = 4.0 * Z * H * N * N * kern.d * (0.5 if kern.causal else 1.0)
     return ms, flops / (ms * 1e-3) / 1e12
 
@@ -101,8 +89,7 @@ def main():
     kdir, out = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv
     torch.manual_seed(0)
-    torch.cuda.init()
-    torch.zeros(1, device="cuda")  # makes the primary context current
+    use_torch_context()
     results, failed = [], 0
     for path in sorted(glob.glob(os.path.join(kdir, "attn_*.cubin"))):
         try:

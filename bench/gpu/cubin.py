@@ -6,7 +6,7 @@ scripts make it current before loading anything), so torch tensors are the
 kernels' buffers. A Cubin is NAME.cubin with the metadata tkc wrote next
 to it (NAME.json: kernel name, argument types, num_warps, shared bytes);
 it launches with num_warps * 32 threads and that much dynamic shared
-memory on torch's current stream.
+memory on torch's current stream. time_ms is the scripts' do_bench.
 """
 import ctypes
 import json
@@ -16,6 +16,39 @@ import torch
 
 cuda = ctypes.CDLL("libcuda.so.1")
 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+
+def use_torch_context():
+    """Makes PyTorch's primary context current, before any cubin loads."""
+    torch.cuda.init()
+    torch.zeros(1, device="cuda")
+
+
+_flush_buffer = None
+
+
+def time_ms(fn, warmup=5, reps=40):
+    """The median of `reps` timed calls of `fn` after `warmup` untimed
+    ones: CUDA events around each call, the 60 MB L2 evicted before it by
+    rewriting a 256 MB buffer (as triton.testing.do_bench does)."""
+    global _flush_buffer
+    if _flush_buffer is None:
+        _flush_buffer = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        _flush_buffer.zero_()
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    times.sort()
+    return times[len(times) // 2]
 
 
 def check(status, what):

@@ -38,7 +38,7 @@ import time
 
 import torch
 
-from cubin import Cubin
+from cubin import Cubin, time_ms, use_torch_context
 
 
 class Kernel(Cubin):
@@ -181,33 +181,6 @@ def correctness(kernels, quick):
     return results
 
 
-# ---------------------------------------------------------------------------
-# Timing
-# ---------------------------------------------------------------------------
-flush_buffer = None
-
-
-def time_ms(fn, warmup=5, reps=40):
-    global flush_buffer
-    if flush_buffer is None:
-        flush_buffer = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        flush_buffer.zero_()
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    times.sort()
-    return times[len(times) // 2]
-
-
 def speed(kernels):
     results = {}
     for sz in (4096, 8192):
@@ -262,8 +235,7 @@ def main():
     # compute-sanitizer); --no-speed: correctness only.
     only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
     no_speed = "--no-speed" in sys.argv
-    torch.cuda.init()
-    torch.zeros(1, device="cuda")  # makes the primary context current
+    use_torch_context()
     kernels = []
     load_errors = {}
     for path in sorted(glob.glob(os.path.join(kernel_dir, "*.cubin"))):

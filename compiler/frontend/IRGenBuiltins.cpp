@@ -756,17 +756,8 @@ Value IRGen::callBuiltin(BuiltinId id, const CallArgs &callArgs,
     Value minusOne = binaryOp(BinaryOpKind::Sub, sum, Value::integer(1), loc);
     return binaryOp(BinaryOpKind::FloorDiv, minusOne, div, loc);
   }
-  case BuiltinId::DivRn: {
-    // IEEE round-to-nearest division, where `/` is the fast 2-ulp one.
-    Value x = args.get("x"), y = args.get("y");
-    promoteOperands(x, y, /*divOrMod=*/true, "div_rn", loc);
-    if (!x.getDType().isFloat())
-      error(loc, "div_rn() needs floating-point values, got " +
-                     x.getType().toString());
-    return Value::ir(
-        mlir::arith::DivFOp::create(builder, x.getIR(), y.getIR()),
-        x.getType());
-  }
+  case BuiltinId::DivRn:
+    return ieeeDivide(args.get("x"), args.get("y"), "div_rn", loc);
   case BuiltinId::Fma: {
     Value x = args.get("x"), y = args.get("y"), z = args.get("z");
     promoteOperands(x, y, false, "fma", loc);

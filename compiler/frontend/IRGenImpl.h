@@ -244,6 +244,9 @@ public:
   /// The fast-math flag that makes f32 `/` the 2-ulp division Triton uses
   /// (div.full.f32); none for other types, whose division stays IEEE.
   mlir::arith::FastMathFlagsAttr approximateDivision(sema::DType type);
+  /// IEEE round-to-nearest `x / y` (div_rn, fdiv(ieee_rounding=True)),
+  /// where `/` is the 2-ulp division for f32; `name` is the builtin's.
+  Value ieeeDivide(Value x, Value y, const std::string &name, SourceLoc loc);
   Value foldBinary(ast::BinaryOpKind op, const Value &lhs, const Value &rhs,
                    SourceLoc loc);
   Value addPointer(const Value &ptr, const Value &offset, bool negate,

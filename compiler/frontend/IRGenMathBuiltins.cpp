@@ -79,6 +79,17 @@ static bool getBoolArg(IRGen &gen, const BoundArgs &args,
   return value.getIntLike() != 0;
 }
 
+Value IRGen::ieeeDivide(Value x, Value y, const std::string &name,
+                        SourceLoc loc) {
+  promoteOperands(x, y, /*divOrMod=*/true, name, loc);
+  if (!x.getDType().isFloat())
+    error(loc, name + "() needs floating-point values, got " +
+                   x.getType().toString());
+  // No fast-math flags: arith.divf lowers to the IEEE div.rn.
+  return Value::ir(mlir::arith::DivFOp::create(builder, x.getIR(), y.getIR()),
+                   x.getType());
+}
+
 Value IRGen::emitMathBuiltin(BuiltinId id, const BoundArgs &args,
                              SourceLoc loc) {
   auto op = [&](BinaryOpKind kind, const Value &a, const Value &b) {
@@ -92,14 +103,8 @@ Value IRGen::emitMathBuiltin(BuiltinId id, const BoundArgs &args,
     Value x = args.get("x"), y = args.get("y");
     if (!getBoolArg(*this, args, "ieee_rounding", false))
       return op(BinaryOpKind::Div, x, y);
-    x = toIR(x, args.loc("x"), "the dividend of fdiv");
-    promoteOperands(x, y, /*divOrMod=*/true, "fdiv", loc);
-    if (!x.getDType().isFloat())
-      error(loc, "fdiv() needs floating-point values, got " +
-                     x.getType().toString());
-    return Value::ir(
-        mlir::arith::DivFOp::create(builder, x.getIR(), y.getIR()),
-        x.getType());
+    return ieeeDivide(toIR(x, args.loc("x"), "the dividend of fdiv"), y,
+                      "fdiv", loc);
   }
   case BuiltinId::SqrtRn: {
     const Value &x = args.get("x");

@@ -197,28 +197,29 @@ Value IRGen::emitAtomic(BuiltinId id, const BoundArgs &args, SourceLoc loc) {
   unsigned bits = element.getBitWidth();
 
   // Memory ordering and scope.
+  // Triton's spellings are the enums' own (TkAttrs.td).
   auto sem = mlir::tk::MemSemantic::AcqRel;
   std::string semText = getStringArg(*this, args, "sem");
-  if (semText == "relaxed")
-    sem = mlir::tk::MemSemantic::Relaxed;
-  else if (semText == "acquire")
-    sem = mlir::tk::MemSemantic::Acquire;
-  else if (semText == "release")
-    sem = mlir::tk::MemSemantic::Release;
-  else if (!semText.empty() && semText != "acq_rel")
-    error(args.loc("sem"), "sem must be \"relaxed\", \"acquire\", "
-                           "\"release\" or \"acq_rel\", got \"" +
-                               semText + "\"");
+  if (!semText.empty()) {
+    std::optional<mlir::tk::MemSemantic> parsed =
+        mlir::tk::symbolizeMemSemantic(semText);
+    if (!parsed)
+      error(args.loc("sem"), "sem must be \"relaxed\", \"acquire\", "
+                             "\"release\" or \"acq_rel\", got \"" +
+                                 semText + "\"");
+    sem = *parsed;
+  }
   auto scope = mlir::tk::MemScope::Gpu;
   std::string scopeText = getStringArg(*this, args, "scope");
-  if (scopeText == "cta")
-    scope = mlir::tk::MemScope::Cta;
-  else if (scopeText == "sys")
-    scope = mlir::tk::MemScope::Sys;
-  else if (!scopeText.empty() && scopeText != "gpu")
-    error(args.loc("scope"), "scope must be \"gpu\", \"cta\" or \"sys\", "
-                             "got \"" +
-                                 scopeText + "\"");
+  if (!scopeText.empty()) {
+    std::optional<mlir::tk::MemScope> parsed =
+        mlir::tk::symbolizeMemScope(scopeText);
+    if (!parsed)
+      error(args.loc("scope"), "scope must be \"gpu\", \"cta\" or "
+                               "\"sys\", got \"" +
+                                   scopeText + "\"");
+    scope = *parsed;
+  }
 
   auto convert = [&](const std::string &param) {
     Value value = cast(args.get(param), element, args.loc(param));

@@ -625,28 +625,10 @@ static LoopCarries prepareCarries(IRGen &gen,
                                   const std::vector<std::string> &candidates,
                                   const std::set<std::string> &forced) {
   LoopCarries carries;
-  for (const std::string &name : candidates) {
-    const Binding &binding = gen.frame().env.at(name);
-    if (binding.value.is(Value::Kind::BlockPointer)) {
-      carries.blockPointers[name] = binding.value;
-      for (size_t part : getCarriedParts(binding.value)) {
-        Value init = getCarriedPart(binding.value, part);
-        if (!init.isIR()) {
-          IRGen::LocScope scope(gen, binding.loc);
-          init = gen.materialize(init, gen.getLiteralType(init), binding.loc);
-        }
-        carries.names.push_back(name);
-        carries.inits.push_back(init);
-        carries.initValues.push_back(init.getIR());
-        carries.types.push_back(init.getType());
-        carries.mlirTypes.push_back(init.getIR().getType());
-        carries.parts.push_back(int(part));
-      }
-      continue;
-    }
-    if (!binding.value.isIR() && !forced.count(name))
-      continue;
-    Value init = binding.value;
+  // One carried value: `init` (materialized if a constant) of variable
+  // `name`, or of part `part` of its block pointer (-1: the variable).
+  auto carry = [&](const std::string &name, const Binding &binding,
+                   Value init, int part) {
     if (!init.isIR()) {
       IRGen::LocScope scope(gen, binding.loc);
       init = gen.materialize(init, gen.getLiteralType(init), binding.loc);
@@ -656,7 +638,19 @@ static LoopCarries prepareCarries(IRGen &gen,
     carries.initValues.push_back(init.getIR());
     carries.types.push_back(init.getType());
     carries.mlirTypes.push_back(init.getIR().getType());
-    carries.parts.push_back(-1);
+    carries.parts.push_back(part);
+  };
+  for (const std::string &name : candidates) {
+    const Binding &binding = gen.frame().env.at(name);
+    if (binding.value.is(Value::Kind::BlockPointer)) {
+      carries.blockPointers[name] = binding.value;
+      for (size_t part : getCarriedParts(binding.value))
+        carry(name, binding, getCarriedPart(binding.value, part), int(part));
+      continue;
+    }
+    if (!binding.value.isIR() && !forced.count(name))
+      continue;
+    carry(name, binding, binding.value, -1);
   }
   return carries;
 }

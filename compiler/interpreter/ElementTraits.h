@@ -78,22 +78,19 @@ template <> struct Element<ElementKind::BF16> {
   static uint16_t store(float v) { return floatToBf16Bits(v); }
   static uint16_t storeDouble(double v) { return doubleToBf16Bits(v); }
 };
-template <> struct Element<ElementKind::F8E4M3> {
+/// Both fp8 formats: bits in a byte, computed in f32.
+template <const Fp8Format &Format> struct Fp8Element {
   static constexpr bool isFloat = true;
   using Stored = uint8_t;
   using Compute = float;
-  static float load(uint8_t v) { return fp8BitsToFloat(v, kFp8E4M3); }
-  static uint8_t store(float v) { return doubleToFp8Bits(v, kFp8E4M3); }
-  static uint8_t storeDouble(double v) { return doubleToFp8Bits(v, kFp8E4M3); }
+  static float load(uint8_t v) { return fp8BitsToFloat(v, Format); }
+  static uint8_t store(float v) { return doubleToFp8Bits(v, Format); }
+  static uint8_t storeDouble(double v) { return doubleToFp8Bits(v, Format); }
 };
-template <> struct Element<ElementKind::F8E5M2> {
-  static constexpr bool isFloat = true;
-  using Stored = uint8_t;
-  using Compute = float;
-  static float load(uint8_t v) { return fp8BitsToFloat(v, kFp8E5M2); }
-  static uint8_t store(float v) { return doubleToFp8Bits(v, kFp8E5M2); }
-  static uint8_t storeDouble(double v) { return doubleToFp8Bits(v, kFp8E5M2); }
-};
+template <>
+struct Element<ElementKind::F8E4M3> : Fp8Element<kFp8E4M3> {};
+template <>
+struct Element<ElementKind::F8E5M2> : Fp8Element<kFp8E5M2> {};
 template <> struct Element<ElementKind::F32> {
   static constexpr bool isFloat = true;
   using Stored = float;

@@ -58,32 +58,41 @@ bool staysInThreads(RankedTensorType from, RankedTensorType to) {
                                 permutation);
 }
 
-/// Rewrites `load` (of a local_alloc of a register tensor) to a conversion
-/// when the layouts allow it; returns whether it did.
-bool rewriteToRegisters(LocalLoadOp load) {
-  if (load.getOffsets())
-    return false;
-  auto alloc = load.getBuffer().getDefiningOp<LocalAllocOp>();
+/// If `alloc` stages a register tensor for its one reader `user`, and the
+/// tensor's threads already hold what `target` (the reader's layout) asks
+/// of them, converts the tensor to `target` before `user`, hands the
+/// result to `use` (which must drop the reader's use of the buffer) and
+/// erases the staging; returns whether it did.
+bool stageInRegisters(LocalAllocOp alloc, RankedTensorType target,
+                      Operation *user, function_ref<void(Value)> use) {
   if (!alloc || !alloc.getSrc() || !alloc->hasOneUse())
     return false;
   Value source = alloc.getSrc();
   // The conversion in front of the staging, if it only fed it.
   auto convert = source.getDefiningOp<ConvertLayoutOp>();
   if (convert && convert->hasOneUse() &&
-      staysInThreads(convert.getSrc().getType(), load.getType()))
+      staysInThreads(convert.getSrc().getType(), target))
     source = convert.getSrc();
-  else if (!staysInThreads(cast<RankedTensorType>(source.getType()),
-                           load.getType()))
+  else if (!staysInThreads(cast<RankedTensorType>(source.getType()), target))
     return false;
-  OpBuilder b(load);
-  Value registers =
-      ConvertLayoutOp::create(b, load.getLoc(), load.getType(), source);
-  load.getResult().replaceAllUsesWith(registers);
-  load.erase();
+  OpBuilder b(user);
+  use(ConvertLayoutOp::create(b, user->getLoc(), target, source));
   alloc.erase();
   if (convert && convert->use_empty())
     convert.erase();
   return true;
+}
+
+/// Rewrites `load` (of a local_alloc of a register tensor) to a conversion
+/// when the layouts allow it; returns whether it did.
+bool rewriteToRegisters(LocalLoadOp load) {
+  if (load.getOffsets())
+    return false;
+  return stageInRegisters(load.getBuffer().getDefiningOp<LocalAllocOp>(),
+                          load.getType(), load, [&](Value registers) {
+                            load.getResult().replaceAllUsesWith(registers);
+                            load.erase();
+                          });
 }
 
 /// Gives `dot` its A operand in registers when A is a local_alloc of a
@@ -91,7 +100,7 @@ bool rewriteToRegisters(LocalLoadOp load) {
 /// whether it did.
 bool rewriteToRegisters(WarpGroupDotOp dot) {
   auto alloc = dot.getA().getDefiningOp<LocalAllocOp>();
-  if (!alloc || !alloc.getSrc() || !alloc->hasOneUse())
+  if (!alloc)
     return false;
   auto memType = cast<MemDescType>(alloc.getType());
   Type element = memType.getElementType();
@@ -102,22 +111,9 @@ bool rewriteToRegisters(WarpGroupDotOp dot) {
   auto operandType = RankedTensorType::get(
       memType.getShape(), element,
       DotOperandEncodingAttr::get(dot.getContext(), 0, mma, /*kWidth=*/2));
-  Value source = alloc.getSrc();
-  auto convert = source.getDefiningOp<ConvertLayoutOp>();
-  if (convert && convert->hasOneUse() &&
-      staysInThreads(convert.getSrc().getType(), operandType))
-    source = convert.getSrc();
-  else if (!staysInThreads(cast<RankedTensorType>(source.getType()),
-                           operandType))
-    return false;
-  OpBuilder b(dot);
-  Value registers =
-      ConvertLayoutOp::create(b, dot.getLoc(), operandType, source);
-  dot.getAMutable().assign(registers);
-  alloc.erase();
-  if (convert && convert->use_empty())
-    convert.erase();
-  return true;
+  return stageInRegisters(alloc, operandType, dot, [&](Value registers) {
+    dot.getAMutable().assign(registers);
+  });
 }
 
 struct OperandsInRegistersPass

@@ -39,6 +39,13 @@ bool accessesSharedMemory(Operation *op) {
   // reads.
   if (isa<NVVM::CpAsyncWaitGroupOp>(op))
     return true;
+  // wgmma reads its shared operands through descriptors (i64s, no pointer)
+  // until its wait_group returns. A barrier after the wait orders those
+  // reads before other warp groups overwrite the tile: with two warp
+  // groups, one may still be reading while the other stores the next
+  // operand. (NVVM declares no memory effects on these ops.)
+  if (isa<NVVM::WgmmaMmaAsyncOp, NVVM::WgmmaWaitGroupSyncOp>(op))
+    return true;
   if (auto load = dyn_cast<LLVM::LoadOp>(op))
     return isShared(load.getAddr());
   if (auto store = dyn_cast<LLVM::StoreOp>(op))

@@ -64,3 +64,31 @@ llvm.func @async_wait(%p: !llvm.ptr<3>) -> f32 {
   %x = llvm.load %p : !llvm.ptr<3> -> f32
   llvm.return %x : f32
 }
+
+// -----
+
+// wgmma reads shared memory through descriptors, with no pointer operand,
+// until its wait_group: the barrier after the wait (before another warp
+// group overwrites the operand tile) stays. The one before the wgmma,
+// which follows no access, goes.
+// CHECK-LABEL: llvm.func @wgmma_reads
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NEXT: llvm.store
+llvm.func @wgmma_reads(%p: !llvm.ptr<3>, %da: i64, %db: i64, %v: f32) {
+  nvvm.barrier0
+  nvvm.wgmma.fence.aligned
+  %acc = llvm.mlir.undef : !llvm.struct<(f32, f32, f32, f32)>
+  %r = nvvm.wgmma.mma_async %da, %db, %acc,
+      #nvvm.shape<m = 64, n = 8, k = 16>,
+      D [<f32>, #nvvm.wgmma_scale_out<one>],
+      A [<f16>, #nvvm.wgmma_scale_in<one>, <row>],
+      B [<f16>, #nvvm.wgmma_scale_in<one>, <col>]
+      : !llvm.struct<(f32, f32, f32, f32)> -> !llvm.struct<(f32, f32, f32, f32)>
+  nvvm.wgmma.commit.group.sync.aligned
+  nvvm.wgmma.wait.group.sync.aligned 0
+  nvvm.barrier0
+  llvm.store %v, %p : f32, !llvm.ptr<3>
+  llvm.return
+}

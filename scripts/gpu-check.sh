@@ -191,6 +191,16 @@ if [ -d "$C/kernels/attention_bwd" ] && [ -f bench/gpu/attention_bwd_gpu.py ]; t
   note "attention_bwd_gpu.py exit $?: $(tail -1 "$OUT/attention_bwd.log")"
   grep -E "TFLOP/s|FAIL" "$OUT/attention_bwd.log" | head -20
 fi
+# 4f. compute-sanitizer racecheck and synccheck over every attention
+# forward and backward variant, once each on a small shape, with plain
+# matrix-product references (TK_GPU_SANITIZE=1).
+if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/attention" ] && [ -d "$C/kernels/attention_bwd" ]; then
+  for tool in racecheck synccheck; do
+    (cd bench/gpu && timeout 240 compute-sanitizer --tool $tool --error-exitcode 3 python3 attention_sanitize.py \
+      "$C/kernels/attention" "$C/kernels/attention_bwd") >"$OUT/attention-$tool.log" 2>&1
+    note "attention under compute-sanitizer $tool: exit $? ($(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sanitize harness' "$OUT/attention-$tool.log" | tr '\n' ' '))"
+  done
+fi
 # 4d. Using tk from applications (issue 12): the Python package on torch
 # tensors, the launch overhead next to raw cuLaunchKernel / Triton / torch,
 # cold and warm compiles and autotuning next to Triton's (the AOT header's

@@ -23,6 +23,9 @@ torch.nn.functional.scaled_dot_product_attention on the float32 upcasts,
 is not admitted by the N_CTX=16 specialization; 1008 is not a multiple of
 the blocks), Z*H of 1 and 128. Every dK/dV and dQ variant is checked.
 
+bf16: the bf16_ variants (-D DTYPE=bf16), where they were built, get the
+same checks and timings on bf16 inputs (no torch_flash row).
+
 Speed: at Z=4, H=32, N=4096, each dK/dV and dQ variant that passed its
 checks alone, then the whole backward (preprocess + the faster dK/dV +
 the faster dQ, one after the other); CUDA events, the L2 flushed before each run (as
@@ -54,6 +57,7 @@ class Kernel(Cubin):
         self.bm = int(c["BLOCK_M"])
         self.bn = int(c.get("BLOCK_N", 0))
         self.causal = bool(c.get("CAUSAL", False))
+        self.dtype = torch.bfloat16 if self.args[0]["type"] == "*bf16" else torch.float16
 
     def launch(self, grid_x, grid_y, values):
         """values: tensors, floats and ints in argument order."""
@@ -93,7 +97,7 @@ class Case:
     preprocess kernel wrote."""
 
     def __init__(self, pre, Z, H, N, D, causal):
-        self.q, self.k, self.v, self.do = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16)
+        self.q, self.k, self.v, self.do = (torch.randn((Z, H, N, D), device="cuda", dtype=pre.dtype)
                                            for _ in range(4))
         self.causal = causal
         self.sm_scale = 1.0 / math.sqrt(D)
@@ -102,7 +106,7 @@ class Case:
         if causal:
             s = s.masked_fill(torch.ones(N, N, device="cuda", dtype=torch.bool).triu(1), float("-inf"))
         self.m = (torch.logsumexp(s, dim=-1) * LOG2E).contiguous()
-        self.o = (torch.softmax(s, dim=-1) @ self.v.float()).to(torch.float16)
+        self.o = (torch.softmax(s, dim=-1) @ self.v.float()).to(pre.dtype)
         del s
         self.delta = torch.full((Z, H, N), float("nan"), device="cuda", dtype=torch.float32)
         run_pre(pre, self.o, self.do, self.delta)
@@ -148,18 +152,20 @@ def torch_flash_backward_ms(Z, H, N, D, causal):
         return None
 
 
-def run_config(kernels, d, causal, quick, results):
-    """Checks and times the variants of one (HEAD_DIM, causal); returns the
-    number of failed checks."""
+def run_config(kernels, d, causal, quick, results, prefix=""):
+    """Checks and times the variants of one (HEAD_DIM, causal) and dtype
+    (prefix "" for f16, "bf16_" for bf16); returns the number of failed
+    checks."""
     failed = 0
-    pre = kernels.get(f"bwd_pre_d{d}")
+    pre = kernels.get(f"{prefix}bwd_pre_d{d}")
     kind = "causal" if causal else "full"
-    dkdvs = [kern for name, kern in kernels.items() if name.startswith(f"bwd_dkdv_d{d}_{kind}_")]
-    dqs = [kern for name, kern in kernels.items() if name.startswith(f"bwd_dq_d{d}_{kind}_")]
+    dkdvs = [kern for name, kern in kernels.items() if name.startswith(f"{prefix}bwd_dkdv_d{d}_{kind}_")]
+    dqs = [kern for name, kern in kernels.items() if name.startswith(f"{prefix}bwd_dq_d{d}_{kind}_")]
     if pre is None or not dkdvs or not dqs:
-        print(f"D={d} {kind}: variants missing, skipped")
+        print(f"{prefix}D={d} {kind}: variants missing, skipped")
         return 1
-    row = {"D": d, "causal": causal, "checks": [], "kernels": {}}
+    row = {"D": d, "causal": causal, "dtype": str(pre.dtype).replace("torch.", ""),
+           "checks": [], "kernels": {}}
     shapes = [(1, 1, 1024), (1, 1, 1008), (2, 64, 1024), (2, 64, 1008)]
     for Z, H, N in shapes:
         case = Case(pre, Z, H, N, d, causal)
@@ -218,11 +224,11 @@ def run_config(kernels, d, causal, quick, results):
                        "dq": best_dq.name, "ms": ms, "tflops": flops / (ms * 1e-3) / 1e12}
     for name, t in row["kernels"].items():
         print(f"{name:26s} Z={Z} H={H} N={N}: {t['ms']:.3f} ms")
-    print(f"backward D={d} {kind:6s} ({pre.name} + {best_dkdv.name} + {best_dq.name}): "
+    print(f"{prefix}backward D={d} {kind:6s} ({pre.name} + {best_dkdv.name} + {best_dq.name}): "
           f"{ms:.3f} ms {row['backward']['tflops']:.1f} TFLOP/s")
     del case
     torch.cuda.empty_cache()
-    if not quick:
+    if not quick and not prefix:
         ref_ms = torch_flash_backward_ms(Z, H, N, d, causal)
         if ref_ms is not None:
             row["torch_flash_backward"] = {"ms": ref_ms, "tflops": flops / (ref_ms * 1e-3) / 1e12}
@@ -239,19 +245,22 @@ def main():
     torch.manual_seed(0)
     use_torch_context()
     kernels = {os.path.basename(p)[:-len(".cubin")]: Kernel(p)
-               for p in sorted(glob.glob(os.path.join(kdir, "bwd_*.cubin")))}
+               for p in sorted(glob.glob(os.path.join(kdir, "*bwd_*.cubin")))}
     if not kernels:
         sys.exit(f"no bwd_*.cubin in {kdir}")
     results, failed = [], 0
-    for d in (64, 128):
-        for causal in (False, True):
-            try:
-                failed += run_config(kernels, d, causal, quick, results)
-            except Exception as error:  # reported, and the others still run
-                failed += 1
-                print(f"D={d} causal={causal}: FAIL ({error})")
-                results.append({"D": d, "causal": causal, "error": str(error)})
-            torch.cuda.empty_cache()
+    # bf16 (the bf16_ variants) where they were built.
+    prefixes = [""] + (["bf16_"] if any(name.startswith("bf16_") for name in kernels) else [])
+    for prefix in prefixes:
+        for d in (64, 128):
+            for causal in (False, True):
+                try:
+                    failed += run_config(kernels, d, causal, quick, results, prefix)
+                except Exception as error:  # reported, and the others still run
+                    failed += 1
+                    print(f"{prefix}D={d} causal={causal}: FAIL ({error})")
+                    results.append({"D": d, "causal": causal, "prefix": prefix, "error": str(error)})
+                torch.cuda.empty_cache()
     os.makedirs(out, exist_ok=True)
     json.dump(results, open(os.path.join(out, "attention_bwd.json"), "w"), indent=1)
     print("FAILED" if failed else "all checks passed", f"({failed} failures)")

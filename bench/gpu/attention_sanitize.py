@@ -72,18 +72,18 @@ def main():
 
     kernels = {os.path.basename(p)[:-6]: BwdKernel(p) for p in sorted(glob.glob(os.path.join(bwd_dir, "*.cubin")))}
     for name, kern in kernels.items():
-        if name.startswith("bwd_pre"):
+        if "bwd_pre" in name:
             continue
-        pre = kernels[f"bwd_pre_d{kern.d}"]
+        pre = kernels[name.split("bwd_")[0] + f"bwd_pre_d{kern.d}"]  # bf16_ variants too
         Z, H, N = 1, 2, 256
-        q, k, v, do = (torch.randn((Z, H, N, kern.d), device="cuda", dtype=torch.float16) for _ in range(4))
+        q, k, v, do = (torch.randn((Z, H, N, kern.d), device="cuda", dtype=kern.dtype) for _ in range(4))
         sm_scale = 1.0 / math.sqrt(kern.d)
         o_ref, m_ref, dq_ref, dk_ref, dv_ref = reference(q, k, v, do, kern.causal, sm_scale)
-        o = o_ref.to(torch.float16)
+        o = o_ref.to(kern.dtype)
         delta = torch.full((Z, H, N), float("nan"), device="cuda", dtype=torch.float32)
         run_pre(pre, o, do, delta)
         m = m_ref.contiguous()
-        if name.startswith("bwd_dkdv"):
+        if "bwd_dkdv" in name:
             dk, dv = torch.full_like(k, float("nan")), torch.full_like(v, float("nan"))
             run_dkdv(kern, q, k, v, do, dk, dv, m, delta, sm_scale)
             torch.cuda.synchronize()

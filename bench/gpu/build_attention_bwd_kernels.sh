@@ -8,7 +8,8 @@
 # strides, the rest and N_CTX multiples of 16, aligned pointers).
 # Usage: bench/gpu/build_attention_bwd_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
 # Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json:
-#   bwd_pre_d{64,128}, bwd_{dkdv,dq}_d{64,128}_{full,causal}_w{4,8}
+#   bwd_pre_d{64,128}, bwd_{dkdv,dq}_d{64,128}_{full,causal}_w{4,8}, and the
+#   same with the prefix bf16_ for bf16 (-D DTYPE=bf16)
 set -euo pipefail
 TKC=$1; OUT=$2; shift 2
 SRC="$(cd "$(dirname "$0")/../.." && pwd)/examples/attention_bwd.tk"
@@ -36,18 +37,21 @@ build() {
     -o "$OUT/$name.cubin"
 }
 EXTRA="$*"
-for d in 64 128; do
-  build bwd_pre_d$d attn_bwd_preprocess "$PRE_SPEC" -D HEAD_DIM=$d \
-    -D BLOCK_M=128 --num-warps 4
-  for causal in False True; do
-    kind=$( [ $causal = True ] && echo causal || echo full )
-    for w in 4 8; do
-      build bwd_dkdv_d${d}_${kind}_w$w attn_bwd_dkdv "$DKDV_SPEC" \
-        -D HEAD_DIM=$d -D BLOCK_M=32 -D BLOCK_N=128 -D CAUSAL=$causal \
-        --num-warps $w --num-stages 3
-      build bwd_dq_d${d}_${kind}_w$w attn_bwd_dq "$DQ_SPEC" \
-        -D HEAD_DIM=$d -D BLOCK_M=128 -D BLOCK_N=32 -D CAUSAL=$causal \
-        --num-warps $w --num-stages 3
+for dtype in f16 bf16; do
+  p=$( [ $dtype = bf16 ] && echo bf16_ || true )
+  for d in 64 128; do
+    build ${p}bwd_pre_d$d attn_bwd_preprocess "$PRE_SPEC" -D HEAD_DIM=$d \
+      -D BLOCK_M=128 -D DTYPE=$dtype --num-warps 4
+    for causal in False True; do
+      kind=$( [ $causal = True ] && echo causal || echo full )
+      for w in 4 8; do
+        build ${p}bwd_dkdv_d${d}_${kind}_w$w attn_bwd_dkdv "$DKDV_SPEC" \
+          -D HEAD_DIM=$d -D BLOCK_M=32 -D BLOCK_N=128 -D CAUSAL=$causal \
+          -D DTYPE=$dtype --num-warps $w --num-stages 3
+        build ${p}bwd_dq_d${d}_${kind}_w$w attn_bwd_dq "$DQ_SPEC" \
+          -D HEAD_DIM=$d -D BLOCK_M=128 -D BLOCK_N=32 -D CAUSAL=$causal \
+          -D DTYPE=$dtype --num-warps $w --num-stages 3
+      done
     done
   done
 done

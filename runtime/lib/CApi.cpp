@@ -76,6 +76,7 @@ extern "C" {
 const char *tkrt_last_error(void) { return lastError.c_str(); }
 
 int tkrt_context_create(int mode, tkrt_context **out) {
+  TKRT_REQUIRE(out);
   return tkrt_context_create_on_device(mode, 0, out);
 }
 

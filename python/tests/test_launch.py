@@ -256,6 +256,15 @@ class LaunchTest(unittest.TestCase):
                                     "cuda:0"):
             kernel[(1,)](x0, y1, 4, BLOCK=4)
 
+    def test_without_tensors_the_current_device(self):
+        kernel = self.use([("n", "i32")])
+        self.torch.cuda.current_device = lambda: 1
+        self.torch._C._cuda_getDevice = lambda: 1
+        for _ in range(2):
+            kernel[(1,)](3, BLOCK=4)
+        self.assertEqual([(c[0], c[1]) for c in self.launches()],
+                         [("launch", 1), ("packed", 1)])
+
     def test_interpret_flag_bypasses_the_cheap_path(self):
         kernel = self.use([("x", "*f32")])
         x = self.torch.Tensor(0x1000, self.torch.float32)

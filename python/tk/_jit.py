@@ -327,6 +327,15 @@ def _device_index(args):
         return 0
 
 
+def _current_stream(index):
+    """PyTorch's current stream on device `index` (0, the default stream,
+    without PyTorch)."""
+    torch = sys.modules.get("torch")
+    raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
+                  None)
+    return raw(index) if raw is not None else 0
+
+
 class JITFunction:
     """A .tk kernel launched as `function[grid](*args, **constexprs)`.
 
@@ -410,6 +419,8 @@ class JITFunction:
                                        value, c_args[i], staged)
                 if stream is not None:
                     cu_stream = stream
+            if cu_stream is None and not interpret_mode:
+                cu_stream = _current_stream(index)
             stream = device.stream(cu_stream)
             lib = _capi.lib()
             if callable(grid):

@@ -111,7 +111,11 @@ def build(handle, torch, dtypes, bf16_bits, meta_class, grid_dims):
                        for i in pointers[1:])
         lines += ["    if device < 0%s:" % same, "        return SLOW"]
     else:
-        lines.append("    device = 0")
+        # No tensor to take the device from: PyTorch's current one, as the
+        # general path does.
+        scope["current_device"] = getattr(torch._C, "_cuda_getDevice",
+                                          lambda: 0)
+        lines.append("    device = current_device()")
     lines += [
         "    on = per_device.get(device)",
         "    if on is None:",

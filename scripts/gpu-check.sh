@@ -211,7 +211,9 @@ if [ -f "$C/lib/libtkjit.so.xz" ]; then
   timeout 120 python3 examples/python/torch_kernels.py >"$OUT/torch_kernels.log" 2>&1
   note "python torch_kernels: exit $? ($(grep -cE '^ok|ok$' "$OUT/torch_kernels.log") ok lines; $(tail -1 "$OUT/torch_kernels.log"))"
   timeout 180 python3 bench/gpu/launch_overhead.py --build "$C" --kernel "$C/kernels/bench/add_b1024.cubin" --json "$OUT/launch.json" >"$OUT/launch.log" 2>&1
-  note "launch_overhead.py exit $?: $(tail -8 "$OUT/launch.log" | tr '\n' ' ')"
+  note "launch_overhead.py exit $?: $(tail -11 "$OUT/launch.log" | tr '\n' ' ')"
+  timeout 120 python3 python/tests/gpu_multi_device.py >"$OUT/multi_device.log" 2>&1
+  note "python multi-device: exit $?: $(tail -1 "$OUT/multi_device.log")"
   timeout 300 python3 bench/gpu/jit_times.py --json "$OUT/jit.json" >"$OUT/jit.log" 2>&1
   note "jit_times.py exit $?: $(tail -12 "$OUT/jit.log" | tr '\n' ' ')"
 fi

@@ -4,7 +4,9 @@ run (docs/benchmarks.md): for add, softmax and matmul,
   cold   the first launch in a new process with an empty cache (compile),
   warm   the first launch in a new process whose cache has the kernel,
 and the wall time of the first launch of an 8-config @autotune matmul
-(compile all configs, time them, keep the fastest), tk vs @triton.autotune.
+(compile all configs, time them, keep the fastest), tk vs @triton.autotune;
+then, with a tkc on PATH, `tkc --timing` on the matmul row's kernel: where
+its cold compile goes (stages and passes).
 Each figure runs in a fresh child process; python imports are excluded.
 
     TK_LIBRARY=build/lib/libtkjit.so python3 bench/gpu/jit_times.py [--json out.json]
@@ -12,6 +14,7 @@ Each figure runs in a fresh child process; python imports are excluded.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -156,6 +159,7 @@ def main():
                     row[which + "_warm_s"] = measure(which, kernel, cache)
         results.append(row)
         print(json.dumps(row))
+    tkc_breakdown()
     for row in results:
         for what in ("cold", "warm"):
             tk_s, tr_s = row.get("tk_%s_s" % what), row.get("triton_%s_s" % what)
@@ -165,6 +169,36 @@ def main():
     if options.json:
         with open(options.json, "w") as file:
             json.dump(results, file, indent=1)
+
+
+# The matmul of the "matmul" row, specialized as the JIT specializes that
+# call (4096^3 row-major f16: aligned pointers, unit inner strides, the rest
+# multiples of 16).
+TKC_MATMUL = ["-D", "BLOCK_M=128", "-D", "BLOCK_N=128", "-D", "BLOCK_K=32",
+              "-D", "GROUP_M=8", "-D", "LEAKY=False", "--num-warps", "4",
+              "--num-stages", "3", "--assume-aligned-pointers"] + sum(
+    (["--assume", a] for a in ("M=16", "N=16", "K=16", "stride_am=16",
+                               "stride_ak=1", "stride_bk=16", "stride_bn=1",
+                               "stride_cm=16", "stride_cn=1")), [])
+
+
+def tkc_breakdown():
+    """Prints where tkc's cold compile of that matmul goes (tkc --timing),
+    when a tkc is on PATH (gpu-check puts the static one there)."""
+    tkc = shutil.which("tkc")
+    if not tkc:
+        return
+    with tempfile.TemporaryDirectory() as out:
+        done = subprocess.run(
+            [tkc, os.path.join(ROOT, "examples", "matmul.tk")] + TKC_MATMUL +
+            ["--arch", "sm_90a", "--timing", "-o",
+             os.path.join(out, "matmul.cubin")],
+            capture_output=True, text=True)
+    if done.returncode != 0:
+        print("tkc --timing failed:\n" + done.stderr[-2000:], file=sys.stderr)
+        return
+    print("tkc --timing, the matmul row's kernel:")
+    print(done.stderr)
 
 
 if __name__ == "__main__":

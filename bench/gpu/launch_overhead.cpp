@@ -7,6 +7,9 @@
 //   libtkrt  tk::Kernel::launch of the same cubin (argument checks)
 //   jit      tk::jit::Kernel::launch of ADD_TK (specialization lookup +
 //            libtkrt), the C++ launch-time JIT handle
+//   aot      tk_add of the header tkc --emit=header wrote at build time
+//            (bench/CMakeLists.txt: the same add, its variant picked from
+//            the arguments at each launch, the module found per context)
 // One JSON object per line, for bench/gpu/launch_overhead.py.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +17,10 @@
 
 #include <cuda.h>
 #include <dlfcn.h>
+
+#ifdef TK_LAUNCH_OVERHEAD_AOT
+#include "add_tk.h"
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -112,10 +119,28 @@ int main(int argc, char **argv) {
     double handleUs = microsecondsPerLaunch(
         count, [&] { jit.launch({1}, stream, x, y, out, n); }, syncStream);
 
+#ifdef TK_LAUNCH_OVERHEAD_AOT
+    // The header's launcher runs in the current context: libtkrt's, which
+    // its calls above left current.
+    CUdeviceptr ax = x.ptr().address, ay = y.ptr().address,
+                ao = out.ptr().address;
+    if (tk_add(handle, 1, 1, 1, ax, ay, ao, n) != CUDA_SUCCESS) {
+      std::fprintf(stderr, "launch_overhead: tk_add: %s\n",
+                   tk_add_last_error());
+      return 1;
+    }
+    double aot = microsecondsPerLaunch(
+        count, [&] { tk_add(handle, 1, 1, 1, ax, ay, ao, n); },
+        [&] { cuStreamSynchronize(handle); });
+#endif
+
     std::printf("{\"what\": \"raw cuLaunchKernel\", \"us\": %.3f}\n", raw);
     std::printf("{\"what\": \"libtkrt tk::Kernel::launch\", \"us\": %.3f}\n",
                 runtime);
     std::printf("{\"what\": \"tk C++ JIT handle\", \"us\": %.3f}\n", handleUs);
+#ifdef TK_LAUNCH_OVERHEAD_AOT
+    std::printf("{\"what\": \"tk C++ AOT header\", \"us\": %.3f}\n", aot);
+#endif
   } catch (const tk::Error &error) {
     std::fprintf(stderr, "launch_overhead: %s\n", error.what());
     return 1;

@@ -336,7 +336,7 @@ jit::buildAotHeader(const KernelSource &source, const std::string &kernelName,
               "%lld\", (long long)"
            << arg.name << ");\n";
     }
-    os << "  CUfunction function;\n"
+    os << "  CUfunction function = 0;\n"
        << "  CUresult r = " << prefix << "_function_(" << i
        << ", &function);\n"
        << "  if (r != CUDA_SUCCESS)\n    return r;\n"

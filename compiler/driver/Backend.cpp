@@ -2,19 +2,25 @@
 #include "compiler/driver/Backend.h"
 
 #include "compiler/driver/LlvmPipeline.h"
+#include "compiler/driver/PassRunner.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 
 mlir::LogicalResult tk::lowerToLlvmDialect(mlir::ModuleOp module) {
   mlir::PassManager pm(module.getContext());
   buildLlvmPipeline(pm);
-  return pm.run(module);
+  return runAndVerify(pm, module);
 }
 
 llvm::Expected<tk::CubinArtifacts>
 tk::compileToCubin(mlir::ModuleOp llvmModule, const TargetOptions &options,
-                   llvm::StringRef kernelName, llvm::StringRef binaryName) {
+                   llvm::StringRef kernelName, llvm::StringRef binaryName,
+                   mlir::TimingScope *timing) {
+  auto time = [&](llvm::StringRef name) {
+    return timing ? timing->nest(name) : mlir::TimingScope();
+  };
   CubinArtifacts artifacts;
   // Metadata first: it fails fast on a module without the kernel.
   auto metadata = collectKernelMetadata(llvmModule, kernelName);
@@ -25,12 +31,17 @@ tk::compileToCubin(mlir::ModuleOp llvmModule, const TargetOptions &options,
   artifacts.metadata.binary = binaryName.str();
   artifacts.metadata.binaryKind = "cubin";
 
+  mlir::TimingScope llvmTiming =
+      time("LLVM IR, LLVM optimization, NVPTX code generation");
   auto ptx = translateToPtx(llvmModule, options);
+  llvmTiming.stop();
   if (!ptx)
     return ptx.takeError();
   artifacts.ptx = std::move(*ptx);
 
+  mlir::TimingScope ptxasTiming = time("ptxas");
   auto cubin = assemblePtx(artifacts.ptx, options.arch, options.optLevel);
+  ptxasTiming.stop();
   if (!cubin)
     return cubin.takeError();
   artifacts.cubin = std::move(cubin->cubin);

@@ -22,6 +22,7 @@
 
 namespace mlir {
 class ModuleOp;
+class TimingScope;
 } // namespace mlir
 
 namespace tk {
@@ -44,10 +45,12 @@ struct CubinArtifacts {
 /// `options.arch`, ptxas, and the metadata of kernel `kernelName` (the only
 /// kernel when empty) naming `binaryName` (e.g. "softmax.cubin") as its
 /// binary.
-llvm::Expected<CubinArtifacts> compileToCubin(mlir::ModuleOp llvmModule,
-                                              const TargetOptions &options,
-                                              llvm::StringRef kernelName,
-                                              llvm::StringRef binaryName);
+/// `timing` (optional) gets one timer for LLVM (translation, optimization,
+/// NVPTX code generation) and one for ptxas.
+llvm::Expected<CubinArtifacts>
+compileToCubin(mlir::ModuleOp llvmModule, const TargetOptions &options,
+               llvm::StringRef kernelName, llvm::StringRef binaryName,
+               mlir::TimingScope *timing = nullptr);
 
 } // namespace tk
 

@@ -22,7 +22,15 @@ Compilation::Compilation(CompileOptions options, llvm::raw_ostream *errs)
     : options(std::move(options)),
       context(makeRegistry(), mlir::MLIRContext::Threading::DISABLED),
       errs(errs ? errs : &llvm::errs()) {
+  if (this->options.timing) {
+    timingManager.setEnabled(true);
+    timingManager.setOutput(mlir::createOutputStrategy(
+        mlir::DefaultTimingManager::OutputFormat::Text, *this->errs));
+    rootTiming = timingManager.getRootScope();
+  }
+  mlir::TimingScope loading = time("context and dialects");
   context.loadAllAvailableDialects();
+  loading.stop();
   // Diagnostics name the source position; an op dump or a stack trace
   // would only confuse the kernel author.
   context.printOpOnDiagnostic(false);

@@ -23,6 +23,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/Twine.h"
 
 #include <memory>
@@ -64,6 +65,14 @@ public:
   /// Number of errors reported so far (frontend and MLIR).
   unsigned getNumErrors() const { return numErrors; }
 
+  /// With --timing, a timer named `name` under the compilation's root
+  /// (stopped when the scope ends; the report prints when the Compilation
+  /// is destroyed); otherwise a scope that does nothing.
+  mlir::TimingScope time(llvm::StringRef name) {
+    return rootTiming.nest(name);
+  }
+  bool isTiming() const { return options.timing; }
+
 private:
   CompileOptions options;
   mlir::MLIRContext context;
@@ -72,6 +81,9 @@ private:
   std::unique_ptr<mlir::ScopedDiagnosticHandler> diagnosticHandler;
   std::string mlirErrorPrefix;
   unsigned numErrors = 0;
+  // Declared last: the root scope stops before the manager prints.
+  mlir::DefaultTimingManager timingManager;
+  mlir::TimingScope rootTiming;
 };
 
 } // namespace tk

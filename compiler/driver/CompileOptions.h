@@ -70,6 +70,9 @@ struct CompileOptions {
   /// --stats: after --emit=cubin, ptxas' resource use per kernel
   /// (registers, spills, shared memory) to stderr.
   bool printStats = false;
+  /// --timing: the wall time of every stage and pass, to stderr, when the
+  /// compilation ends (MLIR's timing report).
+  bool timing = false;
   /// --print-ir-after-all: the module after every pass, to stderr.
   bool printIRAfterAll = false;
   /// --print-ir-after=PASS: the module after each run of that pass

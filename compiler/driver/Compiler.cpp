@@ -75,7 +75,9 @@ mlir::LogicalResult runCompilation(Compilation &compilation) {
   if (emit == EmitKind::Ast)
     return emitAst(compilation);
 
+  mlir::TimingScope frontend = compilation.time("frontend");
   mlir::OwningOpRef<mlir::ModuleOp> module = runFrontend(compilation);
+  frontend.stop();
   if (!module)
     return mlir::failure();
   auto writeModule = [&]() {

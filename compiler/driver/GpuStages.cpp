@@ -105,8 +105,11 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
   std::string cubinPath = options.outputPath;
   if (cubinPath.empty() || cubinPath == "-" || emit == EmitKind::SassReport)
     cubinPath = kernel + ".cubin";
+  mlir::TimingScope backend = compilation.time("LLVM and ptxas");
   auto artifacts = compileToCubin(module, target, /*kernelName=*/"",
-                                  llvm::sys::path::filename(cubinPath));
+                                  llvm::sys::path::filename(cubinPath),
+                                  &backend);
+  backend.stop();
   if (!artifacts)
     return reportError(artifacts.takeError());
   std::string stats;

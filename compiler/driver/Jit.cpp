@@ -18,6 +18,7 @@
 #include "compiler/driver/Frontend.h"
 #include "compiler/driver/GpuPipeline.h"
 #include "compiler/driver/KernelCache.h"
+#include "compiler/driver/PassRunner.h"
 #include "compiler/driver/TkPipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -189,7 +190,7 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
                        mlir::ModuleOp::getOperationName());
   buildTkgpuPipeline(pm, static_cast<int>(getNumWarps(*module)),
                      static_cast<int>(getNumStages(*module)), options.arch);
-  if (mlir::failed(pm.run(*module)) ||
+  if (mlir::failed(runAndVerify(pm, *module)) ||
       mlir::failed(lowerToLlvmDialect(*module)))
     return failure(" for the GPU");
 

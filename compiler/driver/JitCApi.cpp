@@ -10,10 +10,14 @@
 #include "tk/detail/CApiHandles.h"
 #include "tk/jit.h"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
 using namespace tk;
+
+static_assert(sizeof(tkrt_arg) == 16 && sizeof(tk_jit_packet) == 40,
+              "tk_jit_launch_packed's layout is documented in jit_c.h");
 
 struct tk_jit_kernel {
   jit::Kernel kernel;
@@ -187,6 +191,33 @@ int tk_jit_launch(tk_jit_kernel *kernel, int64_t gx, int64_t gy, int64_t gz,
     grid.z = gz;
     kernel->kernel.launchPacked(grid, stream ? &stream->stream : nullptr,
                                 values.data(), values.size());
+  });
+}
+
+int tk_jit_launch_packed(tk_jit_kernel *kernel, const void *packet) {
+  TK_JIT_REQUIRE(kernel);
+  TK_JIT_REQUIRE(packet);
+  return detail::guardCApi([&] {
+    tk_jit_packet header;
+    std::memcpy(&header, packet, sizeof(header));
+    if (header.num_args < 0 || header.num_args > 65536)
+      throw Error("tk_jit_launch_packed: num_args " +
+                  std::to_string(header.num_args) + " is out of range");
+    // The arguments as the packet has them, copied for alignment.
+    thread_local std::vector<tkrt_arg> args;
+    args.resize(size_t(header.num_args));
+    std::memcpy(args.data(),
+                static_cast<const char *>(packet) + sizeof(header),
+                args.size() * sizeof(tkrt_arg));
+    const std::vector<ArgValue> &values = convertArgs(
+        args.data(), int(header.num_args), "tk_jit_launch_packed");
+    Grid grid;
+    grid.x = header.grid[0];
+    grid.y = header.grid[1];
+    grid.z = header.grid[2];
+    kernel->kernel.launchPacked(
+        grid, header.stream ? &header.stream->stream : nullptr,
+        values.data(), values.size());
   });
 }
 

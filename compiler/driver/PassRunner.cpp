@@ -5,11 +5,29 @@
 #include "compiler/driver/Compilation.h"
 
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
+#include <cstring>
+
 namespace tk {
+
+static bool verifyEachPass() {
+  const char *value = std::getenv("TK_VERIFY_EACH_PASS");
+  return value && *value && std::strcmp(value, "0") != 0;
+}
+
+mlir::LogicalResult runAndVerify(mlir::PassManager &pm,
+                                 mlir::ModuleOp module) {
+  bool each = verifyEachPass();
+  pm.enableVerifier(each);
+  if (mlir::failed(pm.run(module)))
+    return mlir::failure();
+  return each ? mlir::success() : mlir::verify(module);
+}
 
 mlir::OpPrintingFlags getIRPrintingFlags() {
   mlir::OpPrintingFlags flags;
@@ -30,8 +48,10 @@ runPipeline(Compilation &compilation, mlir::ModuleOp module,
   const CompileOptions &options = compilation.getOptions();
   mlir::PassManager pm(&compilation.getContext(),
                        mlir::ModuleOp::getOperationName());
-  pm.enableVerifier(true);
   buildPipeline(pm);
+  mlir::TimingScope timing = compilation.time((stageName + " passes").str());
+  if (compilation.isTiming())
+    pm.enableTiming(timing);
   if (options.printIRAfterAll || !options.printIRAfter.empty()) {
     std::string only = options.printIRAfter;
     bool all = options.printIRAfterAll;
@@ -48,7 +68,7 @@ runPipeline(Compilation &compilation, mlir::ModuleOp module,
         getIRPrintingFlags());
   }
   unsigned errorsBefore = compilation.getNumErrors();
-  if (mlir::succeeded(pm.run(module)))
+  if (mlir::succeeded(runAndVerify(pm, module)))
     return mlir::success();
   if (compilation.getNumErrors() == errorsBefore)
     compilation.reportError("the " + stageName + " pipeline failed");

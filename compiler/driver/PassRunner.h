@@ -17,6 +17,7 @@
 namespace mlir {
 class OpPassManager;
 class OpPrintingFlags;
+class PassManager;
 } // namespace mlir
 
 namespace llvm {
@@ -27,8 +28,16 @@ namespace tk {
 
 class Compilation;
 
+/// Runs `pm` on `module` and verifies the result once, at the end, instead
+/// of after every pass (the pass manager's default, about a fifth of the
+/// LLVM-dialect stage of a matmul; the IR between passes is the same
+/// either way). TK_VERIFY_EACH_PASS=1 verifies after every pass again, to
+/// find the pass that broke the IR. tk-opt (the lit tests) verifies after
+/// every pass regardless.
+mlir::LogicalResult runAndVerify(mlir::PassManager &pm, mlir::ModuleOp module);
+
 /// Builds a module pass manager with `buildPipeline`, runs it on `module`
-/// with the verifier on, printing the IR after passes as the options ask
+/// with runAndVerify, printing the IR after passes as the options ask
 /// (to stderr, with source locations). A failure is reported (the pass's
 /// own diagnostics, or "tkc: error: the <stageName> pipeline failed").
 mlir::LogicalResult

@@ -75,6 +75,18 @@ int tk_jit_kernel_num_configs(const tk_jit_kernel *kernel);
 int tk_jit_launch(tk_jit_kernel *kernel, int64_t gx, int64_t gy, int64_t gz,
                   tkrt_stream *stream, const tkrt_arg *args, int nargs);
 
+/* The launch of one call in one buffer, for callers that pay per argument
+ * of a foreign call (Python's ctypes): a tk_jit_packet followed directly by
+ * num_args tkrt_arg, 16 bytes each, as one struct.pack("<qqqQq" + "i4xQ" *
+ * num_args, ...) gives them. The buffer need not be aligned. */
+typedef struct tk_jit_packet {
+  int64_t grid[3];
+  tkrt_stream *stream; /* NULL: the default stream */
+  int64_t num_args;
+} tk_jit_packet;
+/* The same as tk_jit_launch on the packet's grid, stream and arguments. */
+int tk_jit_launch_packed(tk_jit_kernel *kernel, const void *packet);
+
 /* A grid from the constexprs of the kernel launched (with @autotune, of
  * each config): fill grid[0..2] and return 0, or non-zero to fail the
  * launch. */

@@ -59,6 +59,8 @@ _SIGNATURES = {
     "tkrt_last_error": (ctypes.c_char_p, []),
     "tkrt_context_create": (ctypes.c_int, [ctypes.c_int,
                                            ctypes.POINTER(_p)]),
+    "tkrt_context_create_on_device": (ctypes.c_int, [
+        ctypes.c_int, ctypes.c_int, ctypes.POINTER(_p)]),
     "tkrt_context_destroy": (None, [_p]),
     "tkrt_context_backend_name": (ctypes.c_char_p, [_p]),
     "tkrt_sync": (ctypes.c_int, [_p]),
@@ -85,6 +87,9 @@ _SIGNATURES = {
     "tk_jit_launch_grid_fn": (ctypes.c_int, [_p, GRID_FN, _p, _p,
                                              ctypes.POINTER(Arg),
                                              ctypes.c_int]),
+    # No argtypes: the cheap launch passes a c_void_p and a bytes object,
+    # which ctypes hands over as pointers without converting anything.
+    "tk_jit_launch_packed": (ctypes.c_int, None),
     "tk_jit_meta_get": (ctypes.c_int, [_p, ctypes.c_char_p,
                                        ctypes.POINTER(ctypes.c_int64)]),
 }

@@ -4,20 +4,23 @@
     add[(triton_cdiv(n, 1024),)](x, y, out, n, BLOCK=1024)
     add[lambda meta: (cdiv(n, meta["BLOCK"]),)](x, y, out, n, BLOCK=1024)
 
-A JITFunction keeps one libtkjit kernel handle per (device kind, constexpr
-values, num_warps, num_stages); each handle specializes per launch on its own
-(divisibility by 16, equality to 1, pointer alignment), compiles through the
-kernel cache, and tunes @autotune kernels at their first launch
-(include/tk/jit.h).
+A JITFunction keeps one _Handle per (interpreter or GPU, constexpr values,
+num_warps, num_stages), and each _Handle one libtkjit kernel per device it
+was launched on (created at the first launch there: the kernel runs in that
+device's context, on its current stream). libtkjit specializes each launch
+(divisibility by 16, equality to 1, pointer alignment), compiles through
+the kernel cache, and tunes @autotune kernels at their first launch
+(include/tk/jit.h). A launch that repeats an earlier one's kinds of
+arguments takes the generated cheap path of tk/_launcher.py.
 """
 import ctypes
+import functools
 import os
 import struct
 import sys
 import threading
 
-from . import _capi
-from ._capi import TkError
+from . import _capi, _launcher
 
 # Parameter type name -> numpy dtype.str accepted for a pointer to it.
 _NUMPY_DTYPES = {
@@ -43,36 +46,46 @@ _INT_RANGES = {"i1": (0, 1), "i8": (-2**7, 2**7 - 1),
                "u16": (0, 2**16 - 1), "u32": (0, 2**32 - 1),
                "u64": (0, 2**64 - 1)}
 
-def _interpreting():
-    """tk.interpret (the package attribute), else TK_INTERPRET."""
-    package = sys.modules.get(__package__)
-    if getattr(package, "interpret", False):
-        return True
+def _environment_interprets():
+    """TK_INTERPRET as a boolean."""
     return os.environ.get("TK_INTERPRET", "").lower() in ("1", "true", "yes",
                                                           "on")
 
 
-class _Device:
-    """One libtkrt context (GPU or interpreter) and the streams wrapped on
-    it, by CUstream value."""
+# The package (tk), whose `interpret` attribute each launch reads.
+_package = sys.modules[__package__]
 
-    def __init__(self, interpret_mode):
+
+class _Device:
+    """One libtkrt context (the interpreter, or CUDA device `index`'s
+    primary context) and the streams wrapped on it, by CUstream value."""
+
+    def __init__(self, interpret_mode, index=0):
         lib = _capi.lib()
         handle = ctypes.c_void_p()
         mode = (_capi.TKRT_MODE_INTERPRETER if interpret_mode
                 else _capi.TKRT_MODE_GPU)
-        _capi.check(lib.tkrt_context_create(mode, ctypes.byref(handle)))
+        _capi.check(lib.tkrt_context_create_on_device(mode, index,
+                                                      ctypes.byref(handle)))
         self.handle = handle
         self.interpret = interpret_mode
+        self.index = index
         self.streams = {}
+        # CUstream -> the tkrt_stream's address, for the packed launch
+        # (0, the legacy default stream, is tk's default stream: NULL).
+        self.stream_addresses = {0: 0}
 
     def stream(self, cu_stream):
+        """The tkrt_stream over `cu_stream` (None for the default stream)."""
+        if not cu_stream or self.interpret:
+            return None
         wrapped = self.streams.get(cu_stream)
         if wrapped is None:
             wrapped = ctypes.c_void_p()
             _capi.check(_capi.lib().tkrt_stream_wrap(
                 self.handle, ctypes.c_void_p(cu_stream), ctypes.byref(wrapped)))
             self.streams[cu_stream] = wrapped
+            self.stream_addresses[cu_stream] = wrapped.value
         return wrapped
 
 
@@ -80,13 +93,16 @@ _devices = {}
 _devices_lock = threading.Lock()
 
 
-def _device(interpret_mode):
-    device = _devices.get(interpret_mode)
+def _device(interpret_mode, index=0):
+    """The context of the interpreter or of CUDA device `index`, created at
+    its first use."""
+    key = (interpret_mode, 0 if interpret_mode else index)
+    device = _devices.get(key)
     if device is None:
         with _devices_lock:
-            device = _devices.get(interpret_mode)
+            device = _devices.get(key)
             if device is None:
-                device = _devices[interpret_mode] = _Device(interpret_mode)
+                device = _devices[key] = _Device(*key)
     return device
 
 
@@ -112,21 +128,71 @@ def _bf16_bits(value):
     return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) & 0xFFFF
 
 
-class _Handle:
-    """A libtkjit kernel with fixed constexprs."""
+class _OnDevice:
+    """A _Handle's libtkjit kernel on one device (its own specializations
+    and loaded modules)."""
+    __slots__ = ("device", "kernel")
 
-    def __init__(self, function, device, defines, num_warps, num_stages):
+    def __init__(self, device, kernel):
+        self.device, self.kernel = device, kernel
+
+
+class _Handle:
+    """A kernel with fixed constexprs, num_warps and num_stages: one
+    libtkjit kernel per device it was launched on, each created (and its
+    kernels compiled or found in the cache, and loaded) at the first launch
+    there, as Triton loads a kernel lazily per device."""
+
+    def __init__(self, function, interpret_mode, defines, num_warps,
+                 num_stages, first_device):
+        self.function = function
+        self.interpret = interpret_mode
+        self.defines = defines
+        self.num_warps, self.num_stages = num_warps, num_stages
+        self.per_device = {}
+        # The library the kernels are destroyed through: the one that
+        # created them.
+        self.lib = _capi.lib()
+        self.lock = threading.Lock()
+        self.constexprs = {}
+        self.fast = None
+        self.fast_built = False
+        # The signature, from the kernel on the first device launched on.
+        first = self.on(first_device)
         lib = _capi.lib()
-        self.device = device
-        encoded = [(n.encode(), v.encode()) for n, v in defines]
+        self.name = lib.tk_jit_kernel_name(first.kernel).decode()
+        self.params = []
+        for i in range(lib.tk_jit_kernel_num_params(first.kernel)):
+            self.params.append(
+                (lib.tk_jit_kernel_param_name(first.kernel, i).decode(),
+                 lib.tk_jit_kernel_param_type(first.kernel, i).decode()))
+        self.num_configs = lib.tk_jit_kernel_num_configs(first.kernel)
+
+    def on(self, index):
+        """The kernel on device `index`, created at its first use."""
+        entry = self.per_device.get(index)
+        if entry is not None:
+            return entry
+        with self.lock:
+            entry = self.per_device.get(index)
+            if entry is None:
+                device = _device(self.interpret, index)
+                entry = _OnDevice(device, self._create(device))
+                self.per_device[index] = entry
+        return entry
+
+    def _create(self, device):
+        lib = _capi.lib()
+        function = self.function
+        encoded = [(n.encode(), v.encode()) for n, v in self.defines]
         array = (_capi.Define * max(1, len(encoded)))()
         for i, (name, value) in enumerate(encoded):
             array[i].name, array[i].value = name, value
         options = _capi.Options()
         options.defines = array
         options.num_defines = len(encoded)
-        options.num_warps = num_warps or 0
-        options.num_stages = num_stages or 0
+        options.num_warps = self.num_warps or 0
+        options.num_stages = self.num_stages or 0
         options.quiet = int(function.quiet)
         handle = ctypes.c_void_p()
         _capi.check(lib.tk_jit_kernel_from_source(
@@ -134,145 +200,35 @@ class _Handle:
             function.source_name.encode(),
             function.name.encode() if function.name else None,
             ctypes.byref(options), ctypes.byref(handle)))
-        self.handle = handle
-        self.name = lib.tk_jit_kernel_name(handle).decode()
-        self.params = []
-        for i in range(lib.tk_jit_kernel_num_params(handle)):
-            self.params.append(
-                (lib.tk_jit_kernel_param_name(handle, i).decode(),
-                 lib.tk_jit_kernel_param_type(handle, i).decode()))
-        self.num_configs = lib.tk_jit_kernel_num_configs(handle)
-        self.args = (_capi.Arg * max(1, len(self.params)))()
-        self.constexprs = {}
-        self._fast = None
-        self._local = threading.local()
+        return handle
 
-    def fast_packer(self):
-        """(converters, struct, tags, first pointer index) for launches whose
-        arguments are all CUDA tensors of the right dtype and plain numbers:
-        one struct.pack_into of the tkrt_arg array instead of ctypes field
-        stores. Built on first use, once torch is imported."""
-        if self._fast is None:
-            self._fast = _FastPacker(self.params)
-        return self._fast
+    def build_fast(self):
+        """The generated cheap launch (tk._launcher), once torch is
+        imported; None if the signature needs the general path."""
+        torch = sys.modules.get("torch")
+        if self.fast_built or torch is None or self.interpret:
+            return
+        self.fast_built = True
+        if getattr(torch._C, "_cuda_getCurrentRawStream", None) is None:
+            return
+        dtypes = {}
+        for name, element in _TORCH_DTYPES.items():
+            dtype = getattr(torch, name.split(".")[1], None)
+            if dtype is not None:
+                dtypes[element] = dtype
+        self.fast = _launcher.build(self, torch, dtypes, _bf16_bits, _Meta,
+                                    _grid_dims)
 
     def __del__(self):
         try:
-            _capi.lib().tk_jit_kernel_destroy(self.handle)
+            destroy = self.lib.tk_jit_kernel_destroy
+            for entry in self.per_device.values():
+                destroy(entry.kernel)
         except Exception:
             pass
 
     def signature(self):
         return "(" + ", ".join("%s: %s" % p for p in self.params) + ")"
-
-
-_SLOW = object()
-
-
-class _FastPacker:
-    """Converts and packs the arguments of the common GPU launch; returns
-    _SLOW from a converter when the general path must handle (or report)
-    an argument."""
-
-    # tkrt_arg: int32 tag, 4 bytes of padding, an 8-byte union.
-    _FORMATS = {"ptr": "i4xQ", "int": "i4xq", "u64": "i4xQ", "f32": "i4xf4x",
-                "f64": "i4xd", "bits16": "i4xH6x"}
-
-    def __init__(self, params):
-        torch = sys.modules.get("torch")
-        tensor = torch.Tensor if torch is not None else None
-        self.converters, self.tags, formats = [], [], ["<"]
-        self.pointer_index = None
-        for index, (_, type_name) in enumerate(params):
-            if type_name.startswith("*"):
-                if self.pointer_index is None:
-                    self.pointer_index = index
-                dtype = None
-                for name, element in _TORCH_DTYPES.items():
-                    if element == type_name[1:] and torch is not None:
-                        dtype = getattr(torch, name.split(".")[1], None)
-                self.converters.append(self._pointer(tensor, dtype))
-                self.tags.append(_capi.ARG_PTR)
-                formats.append(self._FORMATS["ptr"])
-            elif type_name in _INT_TAGS:
-                low, high = _INT_RANGES[type_name]
-                self.converters.append(self._integer(low, high))
-                tag = (_capi.ARG_U64 if type_name == "u64" else
-                       _capi.ARG_I1 if type_name == "i1" else _capi.ARG_INT)
-                self.tags.append(tag)
-                formats.append(self._FORMATS["u64" if type_name == "u64"
-                                             else "int"])
-            elif type_name in ("f32", "f64"):
-                self.converters.append(self._real(None))
-                self.tags.append(_capi.ARG_F32 if type_name == "f32"
-                                 else _capi.ARG_F64)
-                formats.append(self._FORMATS[type_name])
-            else:
-                bits = _f16_bits if type_name == "f16" else _bf16_bits
-                self.converters.append(self._real(bits))
-                self.tags.append(_capi.ARG_F16 if type_name == "f16"
-                                 else _capi.ARG_BF16)
-                formats.append(self._FORMATS["bits16"])
-        self.struct = struct.Struct("".join(formats))
-        self.raw_stream = (getattr(torch._C, "_cuda_getCurrentRawStream",
-                                   None) if torch is not None else None)
-        self.usable = tensor is not None and self.raw_stream is not None
-        self.local = threading.local()
-
-    @staticmethod
-    def _pointer(tensor, dtype):
-        def convert(value):
-            if type(value) is tensor and value.dtype is dtype and value.is_cuda:
-                return value.data_ptr()
-            return _SLOW
-        return convert
-
-    @staticmethod
-    def _integer(low, high):
-        def convert(value):
-            kind = type(value)
-            if (kind is int or kind is bool) and low <= value <= high:
-                return int(value)
-            return _SLOW
-        return convert
-
-    @staticmethod
-    def _real(bits):
-        def convert(value):
-            kind = type(value)
-            if kind is float or kind is int:
-                return bits(value) if bits else float(value)
-            return _SLOW
-        return convert
-
-    def pack(self, args):
-        """The tkrt_arg array (a ctypes pointer) and the CUstream, or None."""
-        if not self.usable or len(args) != len(self.converters):
-            return None
-        local = self.local
-        buffer = getattr(local, "buffer", None)
-        if buffer is None:
-            local.buffer = buffer = ctypes.create_string_buffer(
-                max(1, self.struct.size))
-            local.pointer = ctypes.cast(buffer, ctypes.POINTER(_capi.Arg))
-            local.flat = [0] * (2 * len(self.converters))
-            local.flat[0::2] = self.tags
-        flat = local.flat
-        i = 1
-        for convert, value in zip(self.converters, args):
-            converted = convert(value)
-            if converted is _SLOW:
-                return None
-            flat[i] = converted
-            i += 2
-        self.struct.pack_into(buffer, 0, *flat)
-        stream = 0
-        if self.pointer_index is not None:
-            index = args[self.pointer_index].get_device()
-            if index != 0:
-                return None  # the general path reports it
-            stream = self.raw_stream(index)
-        return local.pointer, stream
 
 
 class _Staged:
@@ -355,8 +311,36 @@ def _grid_dims(grid):
     return dims + (1,) * (3 - len(dims))
 
 
+def _device_index(args):
+    """The CUDA device a GPU launch runs on: that of its first CUDA tensor;
+    without one, PyTorch's current device (if PyTorch is loaded), else 0."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return 0
+    for value in args:
+        if isinstance(value, torch.Tensor) and value.is_cuda:
+            return value.get_device()
+    try:
+        return torch.cuda.current_device() if torch.cuda.is_initialized() \
+            else 0
+    except Exception:
+        return 0
+
+
+def _current_stream(index):
+    """PyTorch's current stream on device `index` (0, the default stream,
+    without PyTorch)."""
+    torch = sys.modules.get("torch")
+    raw = getattr(getattr(torch, "_C", None), "_cuda_getCurrentRawStream",
+                  None)
+    return raw(index) if raw is not None else 0
+
+
 class JITFunction:
-    """A .tk kernel launched as `function[grid](*args, **constexprs)`."""
+    """A .tk kernel launched as `function[grid](*args, **constexprs)`.
+
+    TK_INTERPRET is read when the function is created (as Triton reads
+    TRITON_INTERPRET at @triton.jit); tk.interpret at each launch."""
 
     def __init__(self, source, name=None, source_name="<source>",
                  defaults=None, quiet=False):
@@ -365,17 +349,31 @@ class JITFunction:
         self.source_name = source_name
         self.defaults = dict(defaults or {})
         self.quiet = quiet
+        self._interpret_env = _environment_interprets()
         self._handles = {}
+        # The cheap launch of a GPU handle by the call's keyword arguments
+        # as spelled (no sorting, no copies).
         self._by_call = {}
         self._lock = threading.Lock()
 
     def __getitem__(self, grid):
-        return lambda *args, **kwargs: self.run(*args, grid=grid, **kwargs)
+        return functools.partial(self._call, grid)
 
     def __repr__(self):
         return "JITFunction(%s:%s)" % (self.source_name, self.name or "")
 
-    def _handle(self, interpret_mode, constexprs, num_warps, num_stages):
+    def _call(self, grid, *args, **kwargs):
+        """kernel[grid](*args, **kwargs): the cheap launch when it applies
+        (tk._launcher), else the general one."""
+        fast = self._by_call.get(tuple(kwargs.items()))
+        if (fast is not None and not (_package.interpret or
+                                      self._interpret_env)
+                and fast(grid, args) is None):
+            return
+        self.run(*args, grid=grid, **kwargs)
+
+    def _handle(self, interpret_mode, constexprs, num_warps, num_stages,
+                device_index):
         key = (interpret_mode, tuple(sorted(constexprs.items())), num_warps,
                num_stages)
         handle = self._handles.get(key)
@@ -385,45 +383,45 @@ class JITFunction:
                 if handle is None:
                     defines = [(n, _define_text(n, v))
                                for n, v in sorted(constexprs.items())]
-                    handle = _Handle(self, _device(interpret_mode), defines,
-                                     num_warps, num_stages)
+                    handle = _Handle(self, interpret_mode, defines,
+                                     num_warps, num_stages, device_index)
+                    handle.constexprs = constexprs
                     self._handles[key] = handle
         return handle
 
-    def run(self, *args, grid, num_warps=None, num_stages=None, **kwargs):
-        interpret_mode = _interpreting()
-        # The handle by the call's own spelling first (no sorting, no
-        # copies); the canonical key on a miss.
-        quick = (interpret_mode, num_warps, num_stages) + tuple(kwargs.items())
-        handle = self._by_call.get(quick)
-        if handle is None:
-            constexprs = dict(self.defaults)
-            constexprs.update(kwargs)
-            handle = self._handle(interpret_mode, constexprs, num_warps,
-                                  num_stages)
-            handle.constexprs = constexprs
-            self._by_call[quick] = handle
-        if not interpret_mode and self._launch_fast(handle, args, grid):
-            return
+    def run(self, *args, grid, **kwargs):
+        """The general launch: any argument kind, with the messages.
+        Keyword arguments: the constexprs, num_warps and num_stages."""
+        call_key = tuple(kwargs.items())
+        num_warps = kwargs.pop("num_warps", None)
+        num_stages = kwargs.pop("num_stages", None)
+        interpret_mode = bool(_package.interpret or self._interpret_env)
+        index = 0 if interpret_mode else _device_index(args)
+        constexprs = dict(self.defaults)
+        constexprs.update(kwargs)
+        handle = self._handle(interpret_mode, constexprs, num_warps,
+                              num_stages, index)
         constexprs = handle.constexprs
         if len(args) != len(handle.params):
             raise TypeError("kernel '%s' takes %d arguments %s, got %d "
                             "(constexprs go as keyword arguments)" %
                             (handle.name, len(handle.params),
                              handle.signature(), len(args)))
+        on = handle.on(index)
+        device = on.device
         staged = []
         cu_stream = None
         try:
-            c_args = handle.args
+            c_args = (_capi.Arg * max(1, len(handle.params)))()
             for i, ((name, type_name), value) in enumerate(
                     zip(handle.params, args)):
-                stream = self._convert(handle, i, name, type_name, value,
-                                       c_args[i], staged)
+                stream = self._convert(handle, device, i, name, type_name,
+                                       value, c_args[i], staged)
                 if stream is not None:
                     cu_stream = stream
-            device = handle.device
-            stream = (device.stream(cu_stream) if cu_stream
-                      and not device.interpret else None)
+            if cu_stream is None and not interpret_mode:
+                cu_stream = _current_stream(index)
+            stream = device.stream(cu_stream)
             lib = _capi.lib()
             if callable(grid):
                 named = dict(zip((p[0] for p in handle.params), args))
@@ -435,59 +433,32 @@ class JITFunction:
                     except KeyError:
                         dims = None  # a constexpr the call does not name
                 if dims is None:
-                    self._launch_with_grid_fn(lib, handle, grid, named,
-                                              stream, c_args)
+                    self._launch_with_grid_fn(lib, on.kernel, grid, named,
+                                              stream, c_args,
+                                              len(handle.params))
                 else:
                     _capi.check(lib.tk_jit_launch(
-                        handle.handle, dims[0], dims[1], dims[2], stream,
+                        on.kernel, dims[0], dims[1], dims[2], stream,
                         c_args, len(handle.params)))
             else:
                 dims = _grid_dims(grid)
                 _capi.check(lib.tk_jit_launch(
-                    handle.handle, dims[0], dims[1], dims[2], stream, c_args,
+                    on.kernel, dims[0], dims[1], dims[2], stream, c_args,
                     len(handle.params)))
             if staged:
                 _capi.check(lib.tkrt_sync(device.handle))
         finally:
             for entry in staged:
                 entry.finish()
+        if not interpret_mode:
+            # The next call with these keyword arguments may be cheap.
+            handle.build_fast()
+            if handle.fast is not None:
+                self._by_call[call_key] = handle.fast
 
     @staticmethod
-    def _launch_fast(handle, args, grid):
-        """The common GPU launch (CUDA tensors and numbers, a tuple grid or
-        a grid function of the call's constexprs); False to take the
-        general path."""
-        packed = handle.fast_packer().pack(args)
-        if packed is None:
-            return False
-        pointer, cu_stream = packed
-        kind = type(grid)
-        if kind is tuple:
-            dims = grid
-        elif kind is int:
-            dims = (grid,)
-        elif callable(grid) and handle.num_configs == 0:
-            named = dict(zip((p[0] for p in handle.params), args))
-            named.update(handle.constexprs)
-            try:
-                dims = grid(_Meta(None, named))
-            except KeyError:
-                return False
-            if type(dims) is int:
-                dims = (dims,)
-        else:
-            return False
-        count = len(dims)
-        if not 1 <= count <= 3:
-            return False
-        stream = handle.device.stream(cu_stream) if cu_stream else None
-        _capi.check(_capi.lib().tk_jit_launch(
-            handle.handle, dims[0], dims[1] if count > 1 else 1,
-            dims[2] if count > 2 else 1, stream, pointer, len(handle.params)))
-        return True
-
-    @staticmethod
-    def _launch_with_grid_fn(lib, handle, grid, named, stream, c_args):
+    def _launch_with_grid_fn(lib, kernel, grid, named, stream, c_args,
+                             count):
         failure = []
 
         def callback(_, c_meta, out):
@@ -500,19 +471,19 @@ class JITFunction:
                 return 1
 
         function = _capi.GRID_FN(callback)
-        status = lib.tk_jit_launch_grid_fn(handle.handle, function, None,
-                                           stream, c_args,
-                                           len(handle.params))
+        status = lib.tk_jit_launch_grid_fn(kernel, function, None, stream,
+                                           c_args, count)
         if failure:
             raise failure[0]
         _capi.check(status)
 
-    def _convert(self, handle, index, name, type_name, value, arg, staged):
+    def _convert(self, handle, device, index, name, type_name, value, arg,
+                 staged):
         """Fills `arg` from `value`; returns the CUstream of a CUDA tensor
         (the current stream of its device), else None."""
         where = _Where(handle.name, index, name, type_name)
         if type_name.startswith("*"):
-            return self._convert_pointer(handle, where, type_name[1:], value,
+            return self._convert_pointer(device, where, type_name[1:], value,
                                          arg, staged)
         if type_name in _INT_TAGS:
             if isinstance(value, float) or not hasattr(value, "__index__"):
@@ -545,9 +516,9 @@ class JITFunction:
             raise TypeError("%s: unsupported parameter type" % where)
         return None
 
-    def _convert_pointer(self, handle, where, element, value, arg, staged):
+    def _convert_pointer(self, device, where, element, value, arg, staged):
         arg.type = _capi.ARG_PTR
-        interpret_mode = handle.device.interpret
+        interpret_mode = device.interpret
         torch = sys.modules.get("torch")
         if torch is not None and isinstance(value, torch.Tensor):
             dtype = _TORCH_DTYPES.get(str(value.dtype))
@@ -555,20 +526,21 @@ class JITFunction:
                 raise TypeError("%s expects a tensor of %s, got %s" %
                                 (where, element, value.dtype))
             if value.is_cuda:
-                if value.get_device() != 0:
-                    raise TypeError("%s: a tensor on cuda:%d; tk launches on "
-                                    "device 0 (its primary context) only" %
-                                    (where, value.get_device()))
                 if interpret_mode:
                     raise TypeError("%s: a CUDA tensor, but tk.interpret is "
                                     "on (pass CPU tensors or numpy arrays)"
                                     % where)
+                if value.get_device() != device.index:
+                    raise TypeError("%s: a tensor on cuda:%d, but the launch "
+                                    "runs on cuda:%d (the device of the "
+                                    "first CUDA tensor)" %
+                                    (where, value.get_device(), device.index))
                 arg.value.ptr = value.data_ptr()
                 # The raw-stream call costs a fraction of
                 # torch.cuda.current_stream() (Triton's launcher uses it).
                 raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
                 if raw is not None:
-                    return raw(value.device.index)
+                    return raw(device.index)
                 return torch.cuda.current_stream(value.device).cuda_stream
             if not interpret_mode:
                 raise TypeError("%s: a CPU tensor; move it to the GPU, or "
@@ -595,7 +567,7 @@ class JITFunction:
             if value.dtype.str not in _NUMPY_DTYPES.get(element, ()):
                 raise TypeError("%s expects an array of %s, got dtype %s" %
                                 (where, element, value.dtype))
-            entry = _Staged(handle.device, value)
+            entry = _Staged(device, value)
             staged.append(entry)
             arg.value.ptr = entry.address
             return None

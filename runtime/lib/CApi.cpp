@@ -77,6 +77,11 @@ const char *tkrt_last_error(void) { return lastError.c_str(); }
 
 int tkrt_context_create(int mode, tkrt_context **out) {
   TKRT_REQUIRE(out);
+  return tkrt_context_create_on_device(mode, 0, out);
+}
+
+int tkrt_context_create_on_device(int mode, int device, tkrt_context **out) {
+  TKRT_REQUIRE(out);
   *out = nullptr;
   return guard([&] {
     Mode m;
@@ -93,7 +98,7 @@ int tkrt_context_create(int mode, tkrt_context **out) {
     default:
       throw Error("tkrt_context_create: unknown mode " + std::to_string(mode));
     }
-    *out = new tkrt_context{Context::create(m)};
+    *out = new tkrt_context{Context::create(m, device)};
   });
 }
 

@@ -5,6 +5,8 @@
 #include "tk/Error.h"
 #include "tk/Stream.h"
 
+#include "CudaBackend.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -40,30 +42,45 @@ Context Context::createWithBackend(const std::string &backendName) {
   return Context(std::move(state));
 }
 
-Context Context::create(Mode mode) {
+/// The CUDA backend on device `ordinal`: device 0 through the registry (a
+/// test may register its own "cuda"), any other straight from the driver.
+Context Context::createGpu(int ordinal) {
+  if (ordinal == 0)
+    return createWithBackend(kCuda);
+  auto state = std::make_shared<State>();
+  state->backend = detail::createCudaBackend(ordinal);
+  state->name = state->backend->name();
+  state->device = state->backend->deviceInfo();
+  state->ordinal = ordinal;
+  return Context(std::move(state));
+}
+
+Context Context::create(Mode mode, int device) {
   const std::string notLinked =
       "the CPU interpreter is not linked into this program (link tk's "
       "interpreter library, which registers the \"interpreter\" backend)";
+  auto interpreter = [&](const std::string &why) {
+    if (!isBackendRegistered(kInterpreter))
+      throw Error(why + notLinked);
+    if (device != 0)
+      throw Error("the CPU interpreter has one device, 0; device " +
+                  std::to_string(device) + " was asked for");
+    return createWithBackend(kInterpreter);
+  };
   switch (mode) {
   case Mode::Gpu:
-    return createWithBackend(kCuda);
+    return createGpu(device);
   case Mode::Interpreter:
-    if (!isBackendRegistered(kInterpreter))
-      throw Error("Mode::Interpreter: " + notLinked);
-    return createWithBackend(kInterpreter);
+    return interpreter("Mode::Interpreter: ");
   case Mode::Auto:
     break;
   }
-  if (interpretRequested()) {
-    if (!isBackendRegistered(kInterpreter))
-      throw Error("TK_INTERPRET asks for the CPU interpreter, but " +
-                  notLinked);
-    return createWithBackend(kInterpreter);
-  }
+  if (interpretRequested())
+    return interpreter("TK_INTERPRET asks for the CPU interpreter, but ");
   try {
-    return createWithBackend(kCuda);
+    return createGpu(device);
   } catch (const Error &gpuError) {
-    if (isBackendRegistered(kInterpreter))
+    if (isBackendRegistered(kInterpreter) && device == 0)
       return createWithBackend(kInterpreter);
     throw Error(std::string("no GPU found (") + gpuError.what() +
                 ") and the CPU interpreter is not linked");

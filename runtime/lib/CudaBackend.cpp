@@ -94,7 +94,7 @@ private:
 
 class CudaBackend final : public Backend {
 public:
-  explicit CudaBackend(const CudaDriver &driver);
+  CudaBackend(const CudaDriver &driver, int ordinal);
   ~CudaBackend() override;
 
   std::string name() const override { return "cuda"; }
@@ -116,16 +116,39 @@ public:
 
   const CudaDriver &driver;
 
-  /// Makes the primary context current on this thread; throws on failure.
-  void makeCurrent() {
-    CUresult r = driver.cuCtxSetCurrent(context);
-    if (r != CUDA_SUCCESS)
-      fail("making the CUDA context current", r);
-  }
-  /// Like makeCurrent, for destructors: reports nothing.
-  bool makeCurrentQuietly() noexcept {
-    return driver.cuCtxSetCurrent(context) == CUDA_SUCCESS;
-  }
+  /// Makes this device's primary context current on this thread for one
+  /// call and then gives back the context the caller had current (PyTorch's
+  /// current device is the current context: a launch on device 1 must not
+  /// change it). With none current before, this one stays.
+  class CurrentContext {
+  public:
+    /// Throws on failure.
+    explicit CurrentContext(const CudaBackend &backend)
+        : CurrentContext(backend, /*quiet=*/false) {}
+    /// For destructors: reports nothing; ok() says whether it worked.
+    CurrentContext(const CudaBackend &backend, bool quiet)
+        : driver(backend.driver) {
+      CUresult r = driver.cuCtxGetCurrent(&previous);
+      if (r == CUDA_SUCCESS && previous != backend.context) {
+        r = driver.cuCtxSetCurrent(backend.context);
+        restore = r == CUDA_SUCCESS && previous;
+      }
+      success = r == CUDA_SUCCESS;
+      if (!success && !quiet)
+        backend.fail("making the CUDA context current", r);
+    }
+    ~CurrentContext() {
+      if (restore)
+        driver.cuCtxSetCurrent(previous);
+    }
+    bool ok() const { return success; }
+
+  private:
+    const CudaDriver &driver;
+    CUcontext previous = nullptr;
+    bool success = false;
+    bool restore = false;
+  };
 
   /// Throws "<what> failed: <error>", naming the last launched kernel when
   /// the error is one a kernel left behind.
@@ -187,7 +210,8 @@ private:
 // CudaBackend
 //===----------------------------------------------------------------------===//
 
-CudaBackend::CudaBackend(const CudaDriver &driver) : driver(driver) {
+CudaBackend::CudaBackend(const CudaDriver &driver, int ordinal)
+    : driver(driver) {
   int count = 0;
   CUresult r = driver.cuDeviceGetCount(&count);
   if (r != CUDA_SUCCESS)
@@ -195,12 +219,16 @@ CudaBackend::CudaBackend(const CudaDriver &driver) : driver(driver) {
                 driver.describe(r) + ")");
   if (count == 0)
     throw Error("no CUDA device found (the driver reports 0 devices)");
-  r = driver.cuDeviceGet(&device, 0);
+  if (ordinal < 0 || ordinal >= count)
+    throw Error("there is no CUDA device " + std::to_string(ordinal) +
+                " (the driver reports " + std::to_string(count) + " device" +
+                (count == 1 ? "" : "s") + ")");
+  r = driver.cuDeviceGet(&device, ordinal);
   if (r != CUDA_SUCCESS)
-    fail("cuDeviceGet(0)", r);
+    fail("cuDeviceGet(" + std::to_string(ordinal) + ")", r);
   r = driver.cuDevicePrimaryCtxRetain(&context, device);
   if (r != CUDA_SUCCESS)
-    fail("creating a CUDA context on device 0", r);
+    fail("creating a CUDA context on device " + std::to_string(ordinal), r);
   try {
     queryDeviceInfo();
   } catch (...) {
@@ -241,7 +269,7 @@ CudaBackend::~CudaBackend() {
 }
 
 DevicePtr CudaBackend::alloc(size_t bytes) {
-  makeCurrent();
+  CurrentContext current(*this);
   CUdeviceptr ptr = 0;
   CUresult r = driver.cuMemAlloc(&ptr, bytes);
   if (r != CUDA_SUCCESS)
@@ -252,12 +280,12 @@ DevicePtr CudaBackend::alloc(size_t bytes) {
 void CudaBackend::free(DevicePtr ptr) noexcept {
   // Errors are ignored: after a kernel fault, or at process exit once the
   // driver has shut down, freeing fails and there is nothing to do about it.
-  if (makeCurrentQuietly())
+  if (CurrentContext current(*this, /*quiet=*/true); current.ok())
     driver.cuMemFree(static_cast<CUdeviceptr>(ptr.address));
 }
 
 void CudaBackend::copyToDevice(DevicePtr dst, const void *src, size_t bytes) {
-  makeCurrent();
+  CurrentContext current(*this);
   CUresult r = driver.cuMemcpyHtoD(static_cast<CUdeviceptr>(dst.address), src,
                                    bytes);
   if (r != CUDA_SUCCESS)
@@ -265,7 +293,7 @@ void CudaBackend::copyToDevice(DevicePtr dst, const void *src, size_t bytes) {
 }
 
 void CudaBackend::copyToHost(void *dst, DevicePtr src, size_t bytes) {
-  makeCurrent();
+  CurrentContext current(*this);
   CUresult r = driver.cuMemcpyDtoH(dst, static_cast<CUdeviceptr>(src.address),
                                    bytes);
   if (r != CUDA_SUCCESS)
@@ -274,7 +302,7 @@ void CudaBackend::copyToHost(void *dst, DevicePtr src, size_t bytes) {
 
 void CudaBackend::copyDeviceToDevice(DevicePtr dst, DevicePtr src,
                                      size_t bytes) {
-  makeCurrent();
+  CurrentContext current(*this);
   CUresult r = driver.cuMemcpyDtoD(static_cast<CUdeviceptr>(dst.address),
                                    static_cast<CUdeviceptr>(src.address),
                                    bytes);
@@ -283,7 +311,7 @@ void CudaBackend::copyDeviceToDevice(DevicePtr dst, DevicePtr src,
 }
 
 void CudaBackend::memset(DevicePtr dst, uint8_t value, size_t bytes) {
-  makeCurrent();
+  CurrentContext current(*this);
   CUresult r =
       driver.cuMemsetD8(static_cast<CUdeviceptr>(dst.address), value, bytes);
   if (r != CUDA_SUCCESS)
@@ -291,14 +319,14 @@ void CudaBackend::memset(DevicePtr dst, uint8_t value, size_t bytes) {
 }
 
 void CudaBackend::sync() {
-  makeCurrent();
+  CurrentContext current(*this);
   CUresult r = driver.cuCtxSynchronize();
   if (r != CUDA_SUCCESS)
     failSync("context synchronize", r);
 }
 
 std::unique_ptr<StreamImpl> CudaBackend::createStream() {
-  makeCurrent();
+  CurrentContext current(*this);
   CUstream stream = nullptr;
   // CU_STREAM_DEFAULT: the stream synchronizes with the legacy default
   // stream, which Buffer's synchronous copies use.
@@ -309,7 +337,7 @@ std::unique_ptr<StreamImpl> CudaBackend::createStream() {
 }
 
 std::unique_ptr<EventImpl> CudaBackend::createEvent() {
-  makeCurrent();
+  CurrentContext current(*this);
   CUevent event = nullptr;
   CUresult r = driver.cuEventCreate(&event, CU_EVENT_DEFAULT);
   if (r != CUDA_SUCCESS)
@@ -350,7 +378,7 @@ std::unique_ptr<ModuleImpl> CudaBackend::loadModule(const ModuleImage &image) {
   if (isPtx && data.find('\0') != std::string::npos)
     throw Error(prefix + source + " contains a NUL byte; it is not PTX text");
 
-  makeCurrent();
+  CurrentContext current(*this);
   char errorLog[16384] = {0};
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -466,7 +494,7 @@ std::unique_ptr<ModuleImpl> CudaBackend::loadModule(const ModuleImage &image) {
 }
 
 CudaModule::~CudaModule() {
-  if (backend.makeCurrentQuietly())
+  if (CudaBackend::CurrentContext current(backend, /*quiet=*/true); current.ok())
     backend.driver.cuModuleUnload(module);
 }
 
@@ -513,7 +541,7 @@ void CudaKernel::launch(const Grid &grid, StreamImpl *stream,
   // The Kernel front end checked that the stream is this backend's.
   CUstream handle = stream ? static_cast<CudaStream *>(stream)->handle
                            : nullptr;
-  backend.makeCurrent();
+  CudaBackend::CurrentContext current(backend);
   CUresult r = backend.driver.cuLaunchKernel(
       function, static_cast<unsigned>(grid.x), static_cast<unsigned>(grid.y),
       static_cast<unsigned>(grid.z), threadsPerBlock, 1, 1, sharedBytes,
@@ -535,24 +563,25 @@ void CudaKernel::launch(const Grid &grid, StreamImpl *stream,
 //===----------------------------------------------------------------------===//
 
 CudaStream::~CudaStream() {
-  if (owned && handle && backend.makeCurrentQuietly())
-    backend.driver.cuStreamDestroy(handle);
+  if (owned && handle)
+    if (CudaBackend::CurrentContext current(backend, /*quiet=*/true); current.ok())
+      backend.driver.cuStreamDestroy(handle);
 }
 
 void CudaStream::sync() {
-  backend.makeCurrent();
+  CudaBackend::CurrentContext current(backend);
   CUresult r = backend.driver.cuStreamSynchronize(handle);
   if (r != CUDA_SUCCESS)
     backend.failSync("stream synchronize", r);
 }
 
 CudaEvent::~CudaEvent() {
-  if (backend.makeCurrentQuietly())
+  if (CudaBackend::CurrentContext current(backend, /*quiet=*/true); current.ok())
     backend.driver.cuEventDestroy(handle);
 }
 
 void CudaEvent::record(StreamImpl *stream) {
-  backend.makeCurrent();
+  CudaBackend::CurrentContext current(backend);
   CUstream s = stream ? static_cast<CudaStream *>(stream)->handle : nullptr;
   CUresult r = backend.driver.cuEventRecord(handle, s);
   if (r != CUDA_SUCCESS)
@@ -560,7 +589,7 @@ void CudaEvent::record(StreamImpl *stream) {
 }
 
 void CudaEvent::sync() {
-  backend.makeCurrent();
+  CudaBackend::CurrentContext current(backend);
   CUresult r = backend.driver.cuEventSynchronize(handle);
   if (r != CUDA_SUCCESS)
     backend.failSync("event synchronize", r);
@@ -579,6 +608,6 @@ float CudaEvent::elapsedMsSince(const EventImpl &start) {
   return ms;
 }
 
-std::unique_ptr<Backend> detail::createCudaBackend() {
-  return std::make_unique<CudaBackend>(CudaDriver::get());
+std::unique_ptr<Backend> detail::createCudaBackend(int ordinal) {
+  return std::make_unique<CudaBackend>(CudaDriver::get(), ordinal);
 }

@@ -10,9 +10,9 @@
 namespace tk {
 namespace detail {
 
-/// Device 0 through the CUDA driver API. Throws tk::Error when there is no
-/// driver or no device.
-std::unique_ptr<Backend> createCudaBackend();
+/// Device `ordinal` (its primary context) through the CUDA driver API.
+/// Throws tk::Error when there is no driver or no such device.
+std::unique_ptr<Backend> createCudaBackend(int ordinal = 0);
 
 } // namespace detail
 } // namespace tk

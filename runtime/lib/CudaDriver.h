@@ -35,6 +35,7 @@ namespace detail {
   X(cuDeviceTotalMem)                                                          \
   X(cuDevicePrimaryCtxRetain)                                                  \
   X(cuDevicePrimaryCtxRelease)                                                 \
+  X(cuCtxGetCurrent)                                                           \
   X(cuCtxSetCurrent)                                                           \
   X(cuCtxSynchronize)                                                          \
   X(cuMemAlloc)                                                                \

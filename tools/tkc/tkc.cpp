@@ -4,6 +4,7 @@
 //       [--num-warps N] [--num-stages N] [--arch sm_90a|sm_80] [--mma=v2]
 //       [--assume NAME=16|NAME=1]... [--assume-aligned-pointers]
 //       [--autotune-config N] [--print-ir-after-all] [--print-ir-after=PASS]
+//       [--timing]
 //       [--stats]
 //
 // Exit status 1 on any error; every error is a one-line "tkc: error: ..."
@@ -83,6 +84,11 @@ static cl::opt<std::string>
                    cl::desc("Which @autotune config supplies the constexprs "
                             "-D leaves unset (default 0, the first)"),
                    cl::value_desc("N"), cl::cat(tkcCategory));
+static cl::opt<bool>
+    timing("timing",
+           cl::desc("Print the wall time of every stage and pass (to "
+                    "stderr)"),
+           cl::cat(tkcCategory));
 static cl::opt<bool>
     printIRAfterAll("print-ir-after-all",
                     cl::desc("Print the IR after every pass (to stderr)"),
@@ -311,6 +317,7 @@ int main(int argc, char **argv) {
   }
   options.assumeAlignedPointers = assumeAlignedPointers;
   options.printIRAfterAll = printIRAfterAll;
+  options.timing = timing;
   options.printStats = printStats;
   options.printIRAfter = printIRAfter;
   if (emitAotHeader) {

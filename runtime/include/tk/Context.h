@@ -26,17 +26,21 @@ enum class Mode {
   Interpreter,
 };
 
-/// A handle to one backend instance (for CUDA: device 0's primary context).
-/// Copies share it; buffers, streams and modules keep it alive.
+/// A handle to one backend instance (for CUDA: one device's primary
+/// context). Copies share it; buffers, streams and modules keep it alive.
 class Context {
 public:
-  static Context create(Mode mode = Mode::Auto);
+  /// `device` is the CUDA device ordinal the GPU backend uses; the
+  /// interpreter has only device 0 (another ordinal is an Error).
+  static Context create(Mode mode = Mode::Auto, int device = 0);
   /// Any registered backend by name (tests, tools).
   static Context createWithBackend(const std::string &backendName);
 
   const std::string &backendName() const;
   bool isInterpreter() const;
   const DeviceInfo &deviceInfo() const;
+  /// The device ordinal the context was created for.
+  int deviceOrdinal() const { return state->ordinal; }
 
   /// A device allocation of `bytes` bytes (0 is allowed: a valid, non-null
   /// address with nothing behind it).
@@ -57,8 +61,10 @@ private:
     std::shared_ptr<Backend> backend;
     std::string name;
     DeviceInfo device;
+    int ordinal = 0;
   };
   explicit Context(std::shared_ptr<State> state) : state(std::move(state)) {}
+  static Context createGpu(int ordinal);
   std::shared_ptr<State> state;
 };
 

@@ -73,6 +73,9 @@ typedef struct tkrt_stream tkrt_stream;
 const char *tkrt_last_error(void);
 
 int tkrt_context_create(int mode, tkrt_context **out);
+/* The same on CUDA device `device` (its primary context); the interpreter
+ * has only device 0. */
+int tkrt_context_create_on_device(int mode, int device, tkrt_context **out);
 int tkrt_context_create_with_backend(const char *backend_name,
                                      tkrt_context **out);
 void tkrt_context_destroy(tkrt_context *context);

@@ -141,6 +141,50 @@ TEST_F(JitCApiTest, FromSourceAndLaunch) {
   tk_jit_kernel_destroy(kernel);
 }
 
+TEST_F(JitCApiTest, PackedLaunch) {
+  tk_jit_kernel *kernel = nullptr;
+  ASSERT_EQ(tk_jit_kernel_from_source(context, kAdd, "add.tk", "add",
+                                      &options, &kernel),
+            TKRT_OK)
+      << tk_jit_last_error();
+  // The packet at an odd address: it need not be aligned.
+  tkrt_arg args[] = {pointerArg(x), pointerArg(y), pointerArg(out),
+                     intArg(10)};
+  tk_jit_packet header = {{3, 1, 1}, nullptr, 4};
+  std::vector<char> bytes(1 + sizeof(header) + sizeof(args));
+  std::memcpy(bytes.data() + 1, &header, sizeof(header));
+  std::memcpy(bytes.data() + 1 + sizeof(header), args, sizeof(args));
+  ASSERT_EQ(tk_jit_launch_packed(kernel, bytes.data() + 1), TKRT_OK)
+      << tk_jit_last_error();
+  ASSERT_EQ(tkrt_sync(context), TKRT_OK);
+  std::vector<float> result = output();
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(result[i], 101.0f * i);
+
+  // Its errors are those of tk_jit_launch, named after it.
+  header.num_args = 3;
+  std::memcpy(bytes.data() + 1, &header, sizeof(header));
+  EXPECT_EQ(tk_jit_launch_packed(kernel, bytes.data() + 1), TKRT_ERROR);
+  EXPECT_NE(std::strstr(tk_jit_last_error(), "expects 4 arguments, got 3"),
+            nullptr)
+      << tk_jit_last_error();
+  header.num_args = -1;
+  std::memcpy(bytes.data() + 1, &header, sizeof(header));
+  EXPECT_EQ(tk_jit_launch_packed(kernel, bytes.data() + 1), TKRT_ERROR);
+  EXPECT_STREQ(tk_jit_last_error(),
+               "tk_jit_launch_packed: num_args -1 is out of range");
+  header.num_args = 4;
+  args[3].type = 99;
+  std::memcpy(bytes.data() + 1, &header, sizeof(header));
+  std::memcpy(bytes.data() + 1 + sizeof(header), args, sizeof(args));
+  EXPECT_EQ(tk_jit_launch_packed(kernel, bytes.data() + 1), TKRT_ERROR);
+  EXPECT_NE(std::strstr(tk_jit_last_error(), "tk_jit_launch_packed: argument 4"),
+            nullptr)
+      << tk_jit_last_error();
+  EXPECT_EQ(tk_jit_launch_packed(kernel, nullptr), TKRT_INVALID_ARGUMENT);
+  tk_jit_kernel_destroy(kernel);
+}
+
 TEST_F(JitCApiTest, FromFile) {
   std::string path = root.path + "/add.tk";
   tk::test::writeWholeFile(path, kAdd);

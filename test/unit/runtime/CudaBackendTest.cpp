@@ -153,6 +153,52 @@ TEST_F(CudaBackendTest, VaddRunsWithParametersPackedExactly) {
   EXPECT_EQ(count, n);
 }
 
+TEST_F(CudaBackendTest, ContextsOnSeveralDevices) {
+  mock->deviceCount = 2;
+  Context first = Context::create(Mode::Gpu);
+  Context second = Context::create(Mode::Gpu, 1);
+  EXPECT_EQ(first.deviceOrdinal(), 0);
+  EXPECT_EQ(second.deviceOrdinal(), 1);
+  EXPECT_EQ(mock->contextRetains, 2);
+  EXPECT_EQ(errorOf([] { Context::create(Mode::Gpu, 2); }),
+            "there is no CUDA device 2 (the driver reports 2 devices)");
+  EXPECT_EQ(errorOf([] { Context::create(Mode::Gpu, -1); }),
+            "there is no CUDA device -1 (the driver reports 2 devices)");
+
+  Kernel onFirst =
+      Module::loadFromMemory(first, vaddMetadata(), kVaddPtx).kernel();
+  Kernel onSecond =
+      Module::loadFromMemory(second, vaddMetadata(), kVaddPtx).kernel();
+  Buffer x = second.alloc(64 * 4), y = first.alloc(64 * 4);
+  x.fill(0);
+  y.fill(0);
+  // The caller (PyTorch, say) has device 0 current: a launch on device 1
+  // runs in device 1's context and gives device 0's back.
+  mock->currentContext = 1;
+  onSecond.launch({1}, x, x, x, 64);
+  EXPECT_EQ(mock->currentContext, 1u);
+  onFirst.launch({1}, y, y, y, 64);
+  ASSERT_EQ(mock->launches.size(), 2u);
+  EXPECT_EQ(mock->launches[0].device, 1);
+  EXPECT_EQ(mock->launches[1].device, 0);
+  // With the context already current, nothing is switched.
+  int switches = mock->contextSwitches;
+  onFirst.launch({1}, y, y, y, 64);
+  EXPECT_EQ(mock->contextSwitches, switches);
+  // With none current, the launch's context stays current.
+  mock->currentContext = 0;
+  onSecond.launch({1}, x, x, x, 64);
+  EXPECT_EQ(mock->currentContext, 2u);
+
+  tkrt_context *c = nullptr;
+  EXPECT_EQ(tkrt_context_create_on_device(TKRT_MODE_GPU, 3, &c), TKRT_ERROR);
+  EXPECT_EQ(c, nullptr);
+  EXPECT_STREQ(tkrt_last_error(),
+               "there is no CUDA device 3 (the driver reports 2 devices)");
+  ASSERT_EQ(tkrt_context_create_on_device(TKRT_MODE_GPU, 1, &c), TKRT_OK);
+  tkrt_context_destroy(c);
+}
+
 TEST_F(CudaBackendTest, ParametersOfEveryWidth) {
   const char *ptx = R"(.entry widths(.param .u8 a, .param .u16 b,
       .param .f32 c, .param .f64 d, .param .u64 e, .param .b16 f) { ret; })";

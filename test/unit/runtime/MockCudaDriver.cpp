@@ -243,9 +243,11 @@ CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+// Device d's primary context is the handle d + 1.
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *context,
+                                          CUdevice device) {
   ++state().contextRetains;
-  *context = reinterpret_cast<CUcontext>(0x1);
+  *context = reinterpret_cast<CUcontext>(uintptr_t(device) + 1);
   return CUDA_SUCCESS;
 }
 
@@ -254,7 +256,16 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *context) {
+  *context = reinterpret_cast<CUcontext>(state().currentContext);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxSetCurrent(CUcontext context) {
+  state().currentContext = reinterpret_cast<uintptr_t>(context);
+  ++state().contextSwitches;
+  return CUDA_SUCCESS;
+}
 
 CUresult CUDAAPI cuCtxSynchronize(void) { return state().sticky; }
 
@@ -409,7 +420,8 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction function, unsigned int gx,
   if (extra || bx * by * bz > static_cast<unsigned>(fn->maxThreads))
     return CUDA_ERROR_INVALID_VALUE;
   mockcuda::Launch launch{fn->name, {gx, gy, gz}, {bx, by, bz}, sharedBytes,
-                          stream != nullptr, {}};
+                          stream != nullptr, {},
+                          int(state().currentContext) - 1};
   for (size_t i = 0; i < fn->paramSizes.size(); ++i) {
     const auto *p = static_cast<const uint8_t *>(kernelParams[i]);
     launch.params.emplace_back(p, p + fn->paramSizes[i]);

@@ -35,6 +35,8 @@ struct Launch {
   bool onStream;
   /// Each parameter's bytes, as read through kernelParams.
   std::vector<std::vector<uint8_t>> params;
+  /// The device whose primary context was current (-1: none).
+  int device;
 };
 
 /// The arguments of one cuTensorMapEncodeTiled call.
@@ -64,6 +66,10 @@ struct State {
   std::vector<TensorMapCall> tensorMapCalls;
   std::map<uintptr_t, size_t> allocations;
   int contextRetains = 0;
+  /// The current context (device d's primary context is d + 1; 0: none)
+  /// and the number of cuCtxSetCurrent calls.
+  uintptr_t currentContext = 0;
+  int contextSwitches = 0;
   int loadedModules = 0;
   int liveStreams = 0;
   int liveEvents = 0;

@@ -15,6 +15,11 @@ mkdir -p "$OUT"
 C=$PWD/.carry
 export PATH=$C/bin:$PATH
 for f in $C/bin/*.xz; do [ -f "$f" ] && xz -dkf "$f" && chmod +x "${f%.xz}"; done
+# tkc links libdevice into kernels that call it; the carried copy unless
+# TK_LIBDEVICE is set.
+if [ -z "${TK_LIBDEVICE:-}" ] && [ -f "$C/lib/libdevice.10.bc" ]; then
+  export TK_LIBDEVICE=$C/lib/libdevice.10.bc
+fi
 
 summary=()
 note() { summary+=("$1"); echo "== $1"; }
@@ -93,6 +98,29 @@ if [ -f test/triton-compat/combine/check.py ]; then
   grep '^FAIL' "$OUT/triton-compat-combine.log" | head -5
 fi
 
+# 3a'''. The libdevice ports (tutorial 07, f64 math, libdevice.pow) and
+# the combine-function lambdas of test/lit/frontend/lambda.test.
+if [ -f test/triton-compat/libdevice/check.py ]; then
+  timeout 300 python3 test/triton-compat/libdevice/check.py --bin "$C/bin" --gpu \
+    >"$OUT/triton-compat-libdevice.log" 2>&1
+  note "triton-compat libdevice on the GPU: $(grep -c '^ok' "$OUT/triton-compat-libdevice.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat-libdevice.log") FAIL"
+  grep '^FAIL' "$OUT/triton-compat-libdevice.log" | head -5
+fi
+if [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/lambda_check.py ]; then
+  ld=$OUT/lambda
+  mkdir -p "$ld"
+  python3 test/lit/frontend/Inputs/lambda_check.py make "$ld"
+  { timeout 60 "$C/bin/tk-run" --gpu test/lit/frontend/Inputs/lambda.tk -k lambdas \
+      --arg x_ptr="$ld/x.npy" --arg i_ptr="$ld/i.npy" --arg a_ptr="$ld/a.npy" \
+      --arg sum_ptr=zeros:8 --arg max_ptr=zeros:16 --arg cum_ptr=zeros:8x16 \
+      --arg rec_ptr=zeros:8x16 --arg prod_ptr=zeros:8 \
+      --write sum_ptr="$ld/sum.npy" --write max_ptr="$ld/max.npy" --write cum_ptr="$ld/cum.npy" \
+      --write rec_ptr="$ld/rec.npy" --write prod_ptr="$ld/prod.npy" &&
+    python3 test/lit/frontend/Inputs/lambda_check.py check "$ld"; } >"$OUT/lambda.log" 2>&1
+  note "lambda combine functions on the GPU: $(grep -c '^ok' "$OUT/lambda.log") of 5 ok"
+  rm -rf "$ld"
+fi
+
 # 3c. dot_scaled (fp8 / fp4 with e8m0 scales) with tk-run --gpu against
 # the float64 numpy reference of test/lit/frontend/dot-scaled.test.
 if [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/dot_scaled_check.py ]; then
@@ -108,7 +136,13 @@ if [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/dot_scaled_check.py ]
       --arg c_ptr=zeros:32x16 --write c_ptr="$ds/${name}_c.npy" &&
       python3 test/lit/frontend/Inputs/dot_scaled_check.py check "$name" "$ds"
   done >"$OUT/dot-scaled.log" 2>&1
-  note "dot_scaled on the GPU: $(grep -c '^ok' "$OUT/dot-scaled.log") of 3 ok"
+  # lhs_k_pack=False / rhs_k_pack=False: e2m1 packed along M and N.
+  { timeout 60 "$C/bin/tk-run" --gpu test/lit/frontend/Inputs/dot_scaled.tk -k mn_packed \
+      -D M=32 -D N=16 -D K=64 --arg a_ptr="$ds/mn_a.npy" --arg sa_ptr="$ds/mn_sa.npy" \
+      --arg b_ptr="$ds/mn_b.npy" --arg sb_ptr="$ds/mn_sb.npy" \
+      --arg c_ptr=zeros:32x16 --write c_ptr="$ds/mn_c.npy" &&
+    python3 test/lit/frontend/Inputs/dot_scaled_check.py check mn "$ds"; } >>"$OUT/dot-scaled.log" 2>&1
+  note "dot_scaled on the GPU: $(grep -c '^ok' "$OUT/dot-scaled.log") of 4 ok"
   rm -rf "$ds"
 fi
 

@@ -46,5 +46,8 @@ fi
 for exe in build-static/bin/tk-launch-overhead build-static/bin/example-aot-add; do
   [ -x "$exe" ] && strip -o .carry/bin/$(basename "$exe") "$exe"
 done
+# libdevice for kernels that call it (f64 math, libdevice.pow, ...), in
+# case the GPU machine has no CUDA toolkit at /usr/local/cuda.
+cp /usr/local/cuda/nvvm/libdevice/libdevice.10.bc .carry/lib/ 2>/dev/null || true
 cp ../shared/bench/triton_ref.py .carry/
 du -sh .carry

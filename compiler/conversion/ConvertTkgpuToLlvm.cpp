@@ -19,6 +19,7 @@
 #include "compiler/analysis/AccessWidth.h"
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/conversion/PatternSets.h"
+#include "compiler/conversion/MathOpToLibdevice.h"
 #include "compiler/conversion/TmaOpToLlvm.h"
 #include "dialects/tk/TkDialect.h"
 #include "dialects/tkgpu/TkgpuDialect.h"
@@ -138,6 +139,7 @@ struct ConvertTkgpuToLlvmPass
     populateElementwiseOpToLlvmPatterns(converter, state, patterns);
     populateFp8OpToLlvmPatterns(converter, state, patterns);
     populateMathOpToLlvmPatterns(converter, patterns);
+    populateMathOpToLibdevicePatterns(converter, patterns);
     populateViewOpToLlvmPatterns(converter, state, patterns);
     populateLoadStoreOpToLlvmPatterns(converter, state, patterns);
     populateReduceOpToLlvmPatterns(converter, state, patterns);
@@ -163,7 +165,7 @@ struct ConvertTkgpuToLlvmPass
                              func::FuncDialect, scf::SCFDialect,
                              index::IndexDialect>();
     // NVPTX cannot select these (they would become libm calls); our fast
-    // math patterns cover f16/bf16/f32, and f64 is reported.
+    // math patterns and the libdevice calls cover them.
     target.addIllegalOp<LLVM::ExpOp, LLVM::Exp2Op, LLVM::Exp10Op, LLVM::LogOp,
                         LLVM::Log2Op, LLVM::Log10Op, LLVM::SinOp, LLVM::CosOp,
                         LLVM::TanOp, LLVM::TanhOp, LLVM::PowOp, LLVM::ASinOp,

@@ -1,9 +1,9 @@
 //===- MathOpToLlvm.cpp - scalar math with PTX approximations -------------===//
 //
-// We link no libdevice, so every transcendental becomes PTX here (the
-// upstream math patterns would produce llvm.exp & co., which NVPTX cannot
-// select). The choices follow Triton's fast paths, which its kernels are
-// measured with:
+// The f16/bf16/f32 transcendentals become PTX here (the upstream math
+// patterns would produce llvm.exp & co., which NVPTX cannot select, and
+// libdevice's accurate versions are slower). The choices follow Triton's
+// fast paths, which its kernels are measured with:
 //   exp(x)   = ex2.approx.f32(x * log2(e))
 //   exp2(x)  = ex2.approx.f32(x)
 //   log(x)   = lg2.approx.f32(x) * ln(2),  log2(x) = lg2.approx.f32(x)
@@ -18,7 +18,7 @@
 // Lawson minimax fit) and checked in f32 against the C library.
 // f16/bf16 compute in f32. sqrt stays IEEE (sqrt.rn) via the upstream
 // pattern, and so does `/` unless arith.divf carries the `afn` flag
-// (div.full.f32). f64 transcendentals are not supported yet.
+// (div.full.f32). f64 goes to libdevice (MathOpToLibdevice.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/PatternSets.h"
@@ -141,8 +141,7 @@ struct FastMathConversion : public OpConversionPattern<MathOp> {
     if (!type)
       return failure(); // tensors: the elementwise pattern splits them
     if (type.isF64())
-      return op.emitOpError("on f64 is not supported by the GPU lowering yet "
-                            "(no libdevice); compute in f32");
+      return failure(); // libdevice (MathOpToLibdevice.cpp)
     Location loc = op.getLoc();
     Value x = adaptor.getOperand();
     Type f32 = rewriter.getF32Type();

@@ -151,7 +151,8 @@ enum class ExprKind {
   Subscript,   // x[i], x[:, None]
   Slice,       // lo:hi:step, only as a Subscript index
   Tuple,       // (a, b), a, b   (in return / assignment / expr statement)
-  List         // [a, b]
+  List,        // [a, b]
+  Lambda       // lambda a, b: a + b
 };
 
 struct Expr {
@@ -332,6 +333,18 @@ struct ListExpr : Expr {
   std::vector<ExprPtr> elements;
   explicit ListExpr(SourceLoc loc) : Expr(ExprKind::List, loc) {}
   TK_AST_EXPR_CLASSOF(List)
+};
+
+struct FunctionDef;
+
+/// `lambda params: body`, held as a helper named "<lambda>" whose body is
+/// `return body` (the parser builds it); it is callable wherever a helper
+/// is, e.g. as a combine function.
+struct LambdaExpr : Expr {
+  std::shared_ptr<const FunctionDef> function;
+  LambdaExpr(SourceLoc loc, std::shared_ptr<const FunctionDef> function)
+      : Expr(ExprKind::Lambda, loc), function(std::move(function)) {}
+  TK_AST_EXPR_CLASSOF(Lambda)
 };
 
 #undef TK_AST_EXPR_CLASSOF

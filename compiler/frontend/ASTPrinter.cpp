@@ -301,6 +301,16 @@ void TreePrinter::printExpr(const Expr &expr, unsigned indent,
     for (const ExprPtr &element : expr.as<ListExpr>().elements)
       printExpr(*element, indent + 1);
     return;
+  case ExprKind::Lambda: {
+    const FunctionDef &function = *expr.as<LambdaExpr>().function;
+    out << "Lambda " << loc << " (";
+    for (size_t i = 0; i < function.params.size(); ++i)
+      out << (i ? ", " : "") << function.params[i].name;
+    out << ")\n";
+    printExpr(*function.body.front()->as<ReturnStmt>().value, indent + 1,
+              "body");
+    return;
+  }
   }
 }
 
@@ -442,6 +452,15 @@ static void writeExpr(const Expr &expr, std::string &out) {
     writeList(expr.as<ListExpr>().elements, out);
     out += "]";
     return;
+  case ExprKind::Lambda: {
+    const FunctionDef &function = *expr.as<LambdaExpr>().function;
+    out += "lambda";
+    for (size_t i = 0; i < function.params.size(); ++i)
+      out += (i ? ", " : " ") + function.params[i].name;
+    out += ": ";
+    writeExpr(*function.body.front()->as<ReturnStmt>().value, out);
+    return;
+  }
   }
 }
 

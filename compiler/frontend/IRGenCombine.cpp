@@ -3,9 +3,9 @@
 // `reduce(input, axis, combine_fn, keep_dims=False)` and
 // `associative_scan(input, axis, combine_fn, reverse=False)`, as Triton's
 // tl.reduce / tl.associative_scan. `input` is a block or a tuple of N
-// blocks of one shape; `combine_fn` is a helper `def` taking 2N scalars
-// (the N values of the left side, then the N of the right) and returning N
-// (a tuple when N > 1).
+// blocks of one shape; `combine_fn` is a helper `def` or a lambda taking
+// 2N scalars (the N values of the left side, then the N of the right) and
+// returning N (a tuple when N > 1).
 //
 // The op (`tk.reduce combine` / `tk.scan combine`) gets a combiner region
 // whose block has the 2N scalars as arguments; the helper is inlined into
@@ -75,7 +75,7 @@ Value IRGen::emitCombineBuiltin(BuiltinId id, const BoundArgs &args,
   if (!fnValue.is(Value::Kind::Function))
     error(fnLoc, "the combine_fn of " + name +
                      "() must be a function defined with `def` in this "
-                     "file, got " + fnValue.describe());
+                     "file or a lambda, got " + fnValue.describe());
   const ast::FunctionDef &fn = *fnValue.getFunction();
   size_t required = 0;
   for (const ast::Param &param : fn.params)

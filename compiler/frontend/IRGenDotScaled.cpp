@@ -3,11 +3,14 @@
 // Triton's block-scaled dot:
 //
 //   dot_scaled(lhs, lhs_scale, lhs_format, rhs, rhs_scale, rhs_format,
-//              acc=None, fast_math=False, out_dtype=f32)
+//              acc=None, fast_math=False, lhs_k_pack=True, rhs_k_pack=True,
+//              out_dtype=f32)
 //
 // Formats: "e4m3", "e5m2" (fp8; the operand holds the fp8 dtype or its
-// bits as u8/i8), "e2m1" (fp4, two values per u8/i8 along K, the low
-// nibble first: lhs is M x K/2, rhs K/2 x N), "bf16", "fp16". A scale is
+// bits as u8/i8), "e2m1" (fp4, two values per u8/i8, the low nibble
+// first: along K by default, lhs M x K/2 and rhs K/2 x N; with
+// lhs_k_pack=False along M, lhs M/2 x K, and with rhs_k_pack=False along
+// N, rhs K x N/2), "bf16", "fp16". A scale is
 // u8/i8 in e8m0 (2^(s - 127); 255 is NaN) for each 32 elements along K:
 // lhs_scale M x K/32, rhs_scale N x K/32; None means 1.
 //
@@ -60,10 +63,12 @@ bool isByte(DType type) {
 
 } // namespace
 
-/// One operand decoded to f32 at its logical K x N (or M x K) shape.
+/// One operand decoded to f32 at its logical M x K (or K x N) shape; e2m1
+/// bytes hold two consecutive rows when `packedAlongRows`, else two
+/// consecutive columns.
 static Value decodeOperand(IRGen &gen, const Value &operand,
-                           ScaledFormat format, bool isLhs, SourceLoc loc,
-                           const std::string &what) {
+                           ScaledFormat format, bool packedAlongRows,
+                           SourceLoc loc, const std::string &what) {
   DType type = operand.getDType();
   DType f32(ScalarType::F32);
   auto constant = [&](int64_t v, const Value &like) {
@@ -152,13 +157,13 @@ static Value decodeOperand(IRGen &gen, const Value &operand,
   pair.loc = loc;
   pair.positional = {decode(low), decode(high)};
   pair.positionalLocs = {loc, loc};
-  Value joined = gen.callBuiltin(BuiltinId::Join, pair, loc); // [.., .., 2]
+  Value joined = gen.callBuiltin(BuiltinId::Join, pair, loc); // [R, C, 2]
   Shape packed = operand.getShape();
-  if (isLhs) // M x K/2 x 2 -> M x K
+  if (!packedAlongRows) // R x C x 2 -> R x 2C
     return gen.reshape(joined, {packed[0], packed[1] * 2}, loc);
-  // K/2 x N x 2 -> K/2 x 2 x N -> K x N
-  Value kMajor = gen.trans(joined, {0, 2, 1}, loc);
-  return gen.reshape(kMajor, {packed[0] * 2, packed[1]}, loc);
+  // R x C x 2 -> R x 2 x C -> 2R x C
+  Value rowMajor = gen.trans(joined, {0, 2, 1}, loc);
+  return gen.reshape(rowMajor, {packed[0] * 2, packed[1]}, loc);
 }
 
 /// The e8m0 scale `scale` (rows x K/32) as f32 factors at rows x K.
@@ -222,22 +227,32 @@ Value IRGen::emitDotScaled(const BoundArgs &args, SourceLoc loc) {
       requireDType(args.get("out_dtype"), args.loc("out_dtype"),
                    "out_dtype") != DType(ScalarType::F32))
     error(args.loc("out_dtype"), "dot_scaled accumulates in f32 only");
-  if (args.has("lhs_k_pack") && !isTruthy(args.get("lhs_k_pack"), loc))
-    error(args.loc("lhs_k_pack"), "lhs_k_pack=False (fp4 packed along M) is "
-                                  "not supported");
-  if (args.has("rhs_k_pack") && !isTruthy(args.get("rhs_k_pack"), loc))
-    error(args.loc("rhs_k_pack"), "rhs_k_pack=False (fp4 packed along N) is "
-                                  "not supported");
+  // k_pack: whether e2m1 bytes pair values along K (Triton's default), or
+  // along M (lhs) / N (rhs).
+  auto kPackOf = [&](const char *name) {
+    if (!args.has(name))
+      return true;
+    const Value &value = args.get(name);
+    if (!value.is(Value::Kind::Bool) && !value.is(Value::Kind::Int))
+      error(args.loc(name), std::string(name) +
+                                " must be a compile-time bool, got " +
+                                value.describe());
+    return value.getIntLike() != 0;
+  };
+  bool lhsKPack = kPackOf("lhs_k_pack"), rhsKPack = kPackOf("rhs_k_pack");
 
-  Value a = decodeOperand(*this, lhs, lhsFormat, /*isLhs=*/true,
-                          args.loc("lhs"), "lhs");
-  Value b = decodeOperand(*this, rhs, rhsFormat, /*isLhs=*/false,
-                          args.loc("rhs"), "rhs");
+  Value a = decodeOperand(*this, lhs, lhsFormat,
+                          /*packedAlongRows=*/!lhsKPack, args.loc("lhs"),
+                          "lhs");
+  Value b = decodeOperand(*this, rhs, rhsFormat,
+                          /*packedAlongRows=*/rhsKPack, args.loc("rhs"),
+                          "rhs");
   int64_t m = a.getShape()[0], k = a.getShape()[1], n = b.getShape()[1];
   if (b.getShape()[0] != k)
     error(loc, "dot_scaled: lhs has K = " + std::to_string(k) +
                    " and rhs K = " + std::to_string(b.getShape()[0]) +
-                   " (e2m1 operands hold two values per byte along K)");
+                   " (e2m1 operands hold two values per byte, along K "
+                   "unless lhs_k_pack / rhs_k_pack is False)");
   bool scaled = args.has("lhs_scale") || args.has("rhs_scale");
   if (scaled && k % 32 != 0)
     error(loc, "dot_scaled: K = " + std::to_string(k) +

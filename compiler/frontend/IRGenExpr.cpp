@@ -96,6 +96,8 @@ Value IRGen::emitExprUnchecked(const ast::Expr &expr) {
       elements.push_back(emitExpr(*element));
     return Value::tuple(std::move(elements));
   }
+  case ast::ExprKind::Lambda:
+    return Value::function(expr.as<ast::LambdaExpr>().function.get());
   case ast::ExprKind::List: {
     // Lists only appear as shapes and such: they behave like tuples.
     std::vector<Value> elements;
@@ -224,6 +226,10 @@ Value IRGen::getAttribute(const Value &object, const std::string &attr,
       return Value::nameSpace(ns + "." + attr);
     if (std::optional<BuiltinId> id = lookupBuiltin(attr, true))
       return Value::builtin(*id);
+    bool isLibdevice = ns == "libdevice" || llvm::StringRef(ns).ends_with(
+                                                ".libdevice");
+    if (isLibdevice && isLibdeviceFunction(attr))
+      return Value::libdeviceFunction(attr);
     if (std::optional<DType> dtype = lookupDTypeName(attr))
       return Value::type(ValueType(*dtype));
     if (attr == "inf")
@@ -233,6 +239,9 @@ Value IRGen::getAttribute(const Value &object, const std::string &attr,
     std::vector<std::string> candidates;
     for (const std::string &name : getAllBuiltinNames())
       if (lookupBuiltin(name, true) || lookupDTypeName(name))
+        candidates.push_back(name);
+    if (isLibdevice)
+      for (const std::string &name : getLibdeviceFunctionNames())
         candidates.push_back(name);
     std::string hint;
     if (std::optional<std::string> close = findClosestName(attr, candidates))
@@ -666,6 +675,8 @@ Value IRGen::emitCall(const ast::CallExpr &call) {
   }
   case Value::Kind::Function:
     return callFunction(*callee.getFunction(), args, calleeLoc);
+  case Value::Kind::LibdeviceFunction:
+    return callLibdevice(callee.getLibdeviceName(), args, calleeLoc);
   case Value::Kind::Type:
     error(calleeLoc, "'" + callee.getType().toString() +
                          "' is a type, not a function; to convert a value "

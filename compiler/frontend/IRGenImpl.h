@@ -44,6 +44,11 @@ namespace tk::irgen {
 
 using ast::ScalarType;
 
+/// The libdevice functions without a tk builtin that `libdevice.NAME`
+/// reaches (IRGenLibdevice.cpp).
+bool isLibdeviceFunction(const std::string &name);
+std::vector<std::string> getLibdeviceFunctionNames();
+
 /// A variable: its value and where it was last assigned.
 struct Binding {
   Value value;
@@ -165,6 +170,10 @@ public:
   /// load/store through a block pointer (IRGenBlockPointer.cpp).
   Value loadBlockPointer(const BoundArgs &args, SourceLoc loc);
   Value storeBlockPointer(const BoundArgs &args, SourceLoc loc);
+  /// `libdevice.NAME(...)` for a NAME of isLibdeviceFunction
+  /// (IRGenLibdevice.cpp).
+  Value callLibdevice(const std::string &name, const CallArgs &args,
+                      SourceLoc loc);
 
   //===--------------------------------------------------------------------===//
   // Statements (IRGenStmt.cpp)

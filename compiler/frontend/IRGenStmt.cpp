@@ -170,6 +170,7 @@ void IRGen::emitStmt(const ast::Stmt &stmt) {
 void IRGen::assign(const std::string &name, SourceLoc loc,
                    const Value &value) {
   if (value.is(Value::Kind::Function) || value.is(Value::Kind::Builtin) ||
+      value.is(Value::Kind::LibdeviceFunction) ||
       value.is(Value::Kind::Namespace))
     error(loc, "cannot assign " + value.describe() + " to '" + name +
                    "': variables hold values, not functions");

@@ -89,6 +89,13 @@ Value Value::builtin(BuiltinId id) {
   return v;
 }
 
+Value Value::libdeviceFunction(std::string name) {
+  Value v;
+  v.kind = Kind::LibdeviceFunction;
+  v.stringValue = std::move(name);
+  return v;
+}
+
 Value Value::nameSpace(std::string name) {
   Value v;
   v.kind = Kind::Namespace;
@@ -149,6 +156,7 @@ bool Value::isSameConstant(const Value &other) const {
   case Kind::Builtin:
     return builtinId == other.builtinId;
   case Kind::Namespace:
+  case Kind::LibdeviceFunction:
     return stringValue == other.stringValue;
   }
   return false;
@@ -202,6 +210,8 @@ std::string Value::constantToString() const {
     return functionDef->name;
   case Kind::Builtin:
     return "<builtin>";
+  case Kind::LibdeviceFunction:
+    return "libdevice." + stringValue;
   case Kind::Namespace:
     return stringValue;
   case Kind::BlockPointer:
@@ -234,6 +244,8 @@ std::string Value::describe() const {
     return "function '" + functionDef->name + "'";
   case Kind::Builtin:
     return "builtin function";
+  case Kind::LibdeviceFunction:
+    return "libdevice function '" + stringValue + "'";
   case Kind::Namespace:
     return "namespace '" + stringValue + "'";
   case Kind::TensorDescriptor:

@@ -37,6 +37,9 @@ public:
     IR,       // a run-time scalar or block
     Function, // a `def` of the module (helper or kernel)
     Builtin,  // a builtin function
+    /// a libdevice function without a tk builtin (`libdevice.pow`), by its
+    /// name (IRGenLibdevice.cpp)
+    LibdeviceFunction,
     Namespace, // `tl`, `tk`, `triton.language`, `math`
     /// make_block_ptr's result: elements are the base pointer, then tuples
     /// of the shape, strides, offsets, block shape and order
@@ -60,6 +63,7 @@ public:
   static Value ir(mlir::Value value, sema::ValueType type);
   static Value function(const ast::FunctionDef *function);
   static Value builtin(BuiltinId id);
+  static Value libdeviceFunction(std::string name);
   static Value nameSpace(std::string name);
   static Value blockPointer(std::vector<Value> parts);
   static Value tensorDescriptor(std::vector<Value> parts,
@@ -94,6 +98,7 @@ public:
   const ast::FunctionDef *getFunction() const { return functionDef; }
   BuiltinId getBuiltin() const { return builtinId; }
   const std::string &getNamespace() const { return stringValue; }
+  const std::string &getLibdeviceName() const { return stringValue; }
 
   /// Whether two compile-time values are the same constant (used to see
   /// whether a loop or branch changed a constexpr variable).

@@ -100,6 +100,8 @@ ExprPtr Parser::finish(ExprPtr expr) {
     for (const ExprPtr &element : expr->as<ListExpr>().elements)
       visit(element);
     break;
+  case ExprKind::Lambda:
+    break; // its body was checked when it was parsed
   }
   expr->height = childHeight + 1;
   if (expr->height > kMaxExprHeight)
@@ -156,6 +158,10 @@ ExprPtr Parser::makeBinary(ExprPtr lhs, BinaryOpKind op, SourceLoc opLoc,
 
 ExprPtr Parser::parseExpr() {
   DepthGuard guard(*this, tok().loc);
+  if (at(TokenKind::Identifier) && tok().spelling == "lambda" &&
+      (peekToken().kind == TokenKind::Identifier ||
+       peekToken().kind == TokenKind::Colon))
+    return parseLambda();
   ExprPtr value = parseOr();
   if (!at(TokenKind::KwIf))
     return value;
@@ -172,6 +178,43 @@ ExprPtr Parser::parseExpr() {
   SourceLoc loc = value->loc;
   return finish(std::make_unique<ConditionalExpr>(
       loc, std::move(cond), std::move(value), std::move(elseValue), ifLoc));
+}
+
+ExprPtr Parser::parseLambda() {
+  SourceLoc loc = consume().loc; // lambda
+  auto function = std::make_shared<FunctionDef>();
+  function->name = "<lambda>";
+  function->loc = loc;
+  function->defLoc = loc;
+  while (!at(TokenKind::Colon)) {
+    if (!at(TokenKind::Identifier))
+      errorExpected("a parameter name or ':' in lambda");
+    Param param;
+    param.loc = tok().loc;
+    param.name = std::string(consume().spelling);
+    for (const Param &other : function->params)
+      if (other.name == param.name)
+        error(param.loc, "duplicate parameter '" + param.name +
+                             "' in lambda");
+    if (consumeIf(TokenKind::Equal)) {
+      if (!startsExpression(tok()))
+        errorExpected("default value after '='");
+      param.defaultValue = parseExpr();
+    } else if (!function->params.empty() &&
+               function->params.back().defaultValue) {
+      error(param.loc, "parameter '" + param.name +
+                           "' without a default follows one with a default");
+    }
+    function->params.push_back(std::move(param));
+    if (!consumeIf(TokenKind::Comma) && !at(TokenKind::Colon))
+      errorExpected("',' or ':' in lambda");
+  }
+  consume(); // :
+  if (!startsExpression(tok()))
+    errorExpected("expression after ':' in lambda");
+  SourceLoc bodyLoc = tok().loc;
+  function->body.push_back(std::make_unique<ReturnStmt>(bodyLoc, parseExpr()));
+  return finish(std::make_unique<LambdaExpr>(loc, std::move(function)));
 }
 
 ExprPtr Parser::parseOr() {

@@ -158,6 +158,7 @@ private:
   bool startsExpression(const Token &token) const;
   ExprPtr parseExprList(); // a, b, c  -> Tuple (or the single expression)
   ExprPtr parseExpr();     // conditional expression level
+  ExprPtr parseLambda(); // lambda a, b: body
   ExprPtr parseOr();
   ExprPtr parseAnd();
   ExprPtr parseNot();

@@ -1,6 +1,8 @@
 //===- LlvmToPtx.cpp - LLVM-dialect module to LLVM IR and PTX -------------===//
 #include "compiler/target/LlvmToPtx.h"
 
+#include "compiler/target/Ptxas.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -10,19 +12,27 @@
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CodeGen.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 
 #include <mutex>
 
@@ -128,6 +138,86 @@ static void optimize(llvm::Module &module, llvm::TargetMachine &machine,
   passes.run(module, moduleAnalyses);
 }
 
+llvm::Expected<std::string> tk::findLibdevice() {
+  if (std::optional<std::string> fromEnv =
+          llvm::sys::Process::GetEnv("TK_LIBDEVICE")) {
+    if (!fromEnv->empty()) {
+      if (!llvm::sys::fs::is_regular_file(*fromEnv))
+        return makeError("TK_LIBDEVICE is '" + *fromEnv +
+                         "', which is not a file");
+      return *fromEnv;
+    }
+  }
+  // <cuda>/nvvm/libdevice/libdevice.10.bc, <cuda> holding the bin/ptxas we
+  // assemble with, else /usr/local/cuda.
+  llvm::SmallVector<std::string, 2> roots;
+  if (llvm::Expected<std::string> ptxas = findPtxas())
+    roots.push_back(llvm::sys::path::parent_path(
+                        llvm::sys::path::parent_path(*ptxas))
+                        .str());
+  else
+    llvm::consumeError(ptxas.takeError());
+  roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    llvm::SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::is_regular_file(path))
+      return std::string(path.str());
+  }
+  return makeError("libdevice.10.bc not found: set TK_LIBDEVICE to its "
+                   "path, or install the CUDA toolkit in /usr/local/cuda "
+                   "(it is <cuda>/nvvm/libdevice/libdevice.10.bc)");
+}
+
+/// Links the libdevice functions that `module` declares (`__nv_powf`, ...)
+/// from libdevice.10.bc: lazily read, only what is needed, then
+/// internalized, so that the O3 pipeline inlines them and drops the bodies.
+/// Modules without such calls are left alone and pay nothing.
+static llvm::Error linkLibdevice(llvm::Module &module) {
+  std::string firstCall;
+  for (const llvm::Function &function : module.functions())
+    if (function.isDeclaration() && function.getName().starts_with("__nv_")) {
+      firstCall = function.getName().str();
+      break;
+    }
+  if (firstCall.empty())
+    return llvm::Error::success();
+
+  auto path = findLibdevice();
+  if (!path)
+    return makeError("the kernel calls libdevice's " + firstCall + ", but " +
+                     llvm::toString(path.takeError()));
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(*path);
+  if (!buffer)
+    return makeError("cannot read libdevice '" + *path +
+                     "': " + buffer.getError().message());
+  auto library = llvm::getOwningLazyBitcodeModule(std::move(*buffer),
+                                                  module.getContext());
+  if (!library)
+    return makeError("cannot read libdevice '" + *path + "': " +
+                     llvm::toString(library.takeError()));
+  // libdevice says nvptx64-nvidia-gpulibs; ours is what it is linked into.
+  (*library)->setTargetTriple(module.getTargetTriple());
+  (*library)->setDataLayout(module.getDataLayout());
+
+  llvm::StringSet<> ownSymbols;
+  for (const llvm::GlobalValue &global : module.global_values())
+    if (!global.isDeclaration())
+      ownSymbols.insert(global.getName());
+  if (llvm::Linker::linkModules(module, std::move(*library),
+                                llvm::Linker::Flags::LinkOnlyNeeded))
+    return makeError("linking libdevice '" + *path + "' failed");
+  llvm::internalizeModule(module, [&](const llvm::GlobalValue &global) {
+    return ownSymbols.contains(global.getName());
+  });
+  // __nvvm_reflect("__CUDA_FTZ") in libdevice: tk's own f32 arithmetic
+  // keeps denormals, so libdevice's must too.
+  module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                       uint32_t(0));
+  return llvm::Error::success();
+}
+
 void tk::registerLlvmIrTranslations(mlir::DialectRegistry &registry) {
   mlir::registerBuiltinDialectTranslation(registry);
   mlir::registerLLVMDialectTranslation(registry);
@@ -158,6 +248,8 @@ tk::translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &llvmContext,
   if (llvm::verifyModule(*llvmModule, &verifierStream))
     return makeError("invalid LLVM IR after translation: " + verifierLog);
 
+  if (llvm::Error error = linkLibdevice(*llvmModule))
+    return std::move(error);
   optimize(*llvmModule, **machine, options.optLevel);
   return llvmModule;
 }

@@ -2,8 +2,9 @@
 //
 // The in-process back end: translate an MLIR module in the LLVM and NVVM
 // dialects to LLVM IR, optimize it with the NVPTX TargetMachine's O3
-// pipeline, and print PTX. No libdevice: every math function was lowered to
-// NVVM intrinsics or PTX approximations before this point.
+// pipeline, and print PTX. A module that declares libdevice functions
+// (`__nv_powf`, ...: the math the lowering leaves to libdevice) gets
+// CUDA's libdevice.10.bc linked in first, only the functions it needs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TK_COMPILER_TARGET_LLVMTOPTX_H
@@ -41,11 +42,17 @@ struct TargetOptions {
   bool enableFpFusion = true;
 };
 
+/// The path of CUDA's libdevice.10.bc: $TK_LIBDEVICE, else
+/// <cuda>/nvvm/libdevice/libdevice.10.bc for the CUDA root of the ptxas
+/// found by findPtxas, else /usr/local/cuda's.
+llvm::Expected<std::string> findLibdevice();
+
 /// Registers the builtin, LLVM and NVVM dialect translations to LLVM IR.
 void registerLlvmIrTranslations(mlir::DialectRegistry &registry);
 
 /// Translates `module` (LLVM + NVVM dialects only) to LLVM IR for
-/// nvptx64-nvidia-cuda with the NVPTX data layout, then runs the LLVM
+/// nvptx64-nvidia-cuda with the NVPTX data layout, links libdevice when the
+/// module calls it, then runs the LLVM
 /// pipeline at `options.optLevel`. The context of `module` must have the
 /// translations of registerLlvmIrTranslations (this function adds them when
 /// missing).

@@ -22,14 +22,15 @@ def e2m1(nibbles):
     return np.where(n & 8, -1.0, 1.0) * table[n & 7]
 
 
-def decode(fmt, data, is_lhs):
+def decode(fmt, data, is_lhs, k_pack=True):
     if fmt == "e4m3":
         return fp8(data, 4, 3, 7)
     if fmt == "e5m2":
         return fp8(data, 5, 2, 15)
     lo, hi = e2m1(data & 15), e2m1(data >> 4)
-    if is_lhs:  # M x K/2 -> M x K, the low nibble first
+    if is_lhs == k_pack:  # pairs along the columns: R x C/2 -> R x C
         return np.stack([lo, hi], axis=2).reshape(data.shape[0], -1)
+    # pairs along the rows: R/2 x C -> R x C, the low nibble first
     return np.stack([lo, hi], axis=1).reshape(-1, data.shape[1])
 
 
@@ -57,6 +58,11 @@ def make(d):
         np.save(f"{d}/{name}_b.npy", finite_fp8(rng, (kb, N), bf))
         np.save(f"{d}/{name}_sa.npy", rng.integers(120, 134, size=(M, K // 32), dtype=np.uint8))
         np.save(f"{d}/{name}_sb.npy", rng.integers(120, 134, size=(N, K // 32), dtype=np.uint8))
+    # lhs_k_pack=False / rhs_k_pack=False: e2m1 packed along M and N.
+    np.save(f"{d}/mn_a.npy", finite_fp8(rng, (M // 2, K), "e2m1"))
+    np.save(f"{d}/mn_b.npy", finite_fp8(rng, (K, N // 2), "e2m1"))
+    np.save(f"{d}/mn_sa.npy", rng.integers(120, 134, size=(M, K // 32), dtype=np.uint8))
+    np.save(f"{d}/mn_sb.npy", rng.integers(120, 134, size=(N, K // 32), dtype=np.uint8))
     np.save(f"{d}/u_a.npy", finite_fp8(rng, (16, 32), "e4m3"))
     np.save(f"{d}/u_b.npy", finite_fp8(rng, (32, 16), "e5m2"))
     np.save(f"{d}/u_acc.npy", rng.standard_normal((16, 16)).astype(np.float32))
@@ -68,9 +74,10 @@ def check(name, d):
         b = fp8(np.load(f"{d}/u_b.npy"), 5, 2, 15)
         ref = a @ b + np.load(f"{d}/u_acc.npy")
     else:
-        af, bf = CASES[name]
-        a = decode(af, np.load(f"{d}/{name}_a.npy"), True)
-        b = decode(bf, np.load(f"{d}/{name}_b.npy"), False)
+        af, bf = CASES.get(name, ("e2m1", "e2m1"))
+        k_pack = name != "mn"
+        a = decode(af, np.load(f"{d}/{name}_a.npy"), True, k_pack)
+        b = decode(bf, np.load(f"{d}/{name}_b.npy"), False, k_pack)
         sa = np.repeat(2.0 ** (np.load(f"{d}/{name}_sa.npy").astype(np.float64) - 127), 32, axis=1)
         sb = np.repeat(2.0 ** (np.load(f"{d}/{name}_sb.npy").astype(np.float64) - 127), 32, axis=1)
         ref = (a * sa) @ (b * sb.T)

@@ -32,8 +32,13 @@ if(TK_SANITIZE)
   if(TK_SANITIZE MATCHES "address")
     # LLVM's headers would poison allocator memory that the uninstrumented
     # libraries then use: false reports (the header says more).
+    # Targets with precompiled headers get it as the first of those
+    # (cmake/PrecompiledHeaders.cmake); the flag is joined (-include<file>)
+    # so that it can sit inside the generator expression.
+    set(TK_ASAN_HOOKS_HEADER
+        "${PROJECT_SOURCE_DIR}/cmake/sanitizers/llvm-asan-hooks-off.h")
     add_compile_options(
-      "SHELL:-include ${PROJECT_SOURCE_DIR}/cmake/sanitizers/llvm-asan-hooks-off.h")
+      "$<$<NOT:$<BOOL:$<TARGET_PROPERTY:TK_PCH>>>:-include${TK_ASAN_HOOKS_HEADER}>")
   endif()
 endif()
 

@@ -28,6 +28,9 @@ jobs=${TK_JOBS:-2}
 launcher=()
 if command -v ccache >/dev/null; then
   launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  # ccache caches TUs that use a precompiled header (TK_PCH) only with
+  # these (cmake/PrecompiledHeaders.cmake).
+  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
 fi
 
 start=$(date +%s)

@@ -1,0 +1,1 @@
+// Anchor TU for a precompiled-header target (cmake/PrecompiledHeaders.cmake).

@@ -92,11 +92,23 @@ module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32,
 // (inline PTX: {32 accumulators}, {4 f16x2 words of A}, B's descriptor,
 // scale-d, imm-scale-a, imm-scale-b, imm-trans-b = 1 for N-major B), the
 // second one's B descriptor 16 K rows (128 in 16-byte units) further.
+// Every register wgmma reads is final before wgmma.fence (else ptxas
+// injects a warpgroup.arrive per instruction, warning C7519): A's 8 f16x2
+// words are packed and, with the 32 accumulators, pinned by one empty asm
+// before the fence; after it only descriptors are computed, and scale-d
+// is an immediate.
 // CHECK-LABEL: llvm.func internal @register_a
 // CHECK: %[[B0:.*]] = llvm.or %{{.*}}, %{{.*}} : i64
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=f,)+}}=r,=r,=r,=r,=r,=r,=r,=r,0,1,
+// CHECK-NOT: llvm.bitcast
+// CHECK-NOT: llvm.insertelement
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "=f,{{.*}},=f,0,1,{{.*}},31,r,r,r,r,l,r"
+// CHECK-NOT: llvm.bitcast
+// CHECK-NOT: llvm.insertelement
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "=f,{{.*}},=f,0,1,{{.*}},31,r,r,r,r,l,n"
 // CHECK-SAME: %[[B0]]
+// CHECK-NOT: llvm.bitcast
+// CHECK-NOT: llvm.insertelement
 // CHECK: %[[B1:.*]] = llvm.add %[[B0]], %{{.*}} : i64
 // CHECK: llvm.inline_asm {{.*}}wgmma.mma_async{{.*}} %[[B1]]
 // CHECK-NOT: wgmma.mma_async

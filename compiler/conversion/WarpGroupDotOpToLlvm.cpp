@@ -47,6 +47,7 @@
 #include "dialects/tkgpu/TkgpuDialect.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -125,7 +126,8 @@ SmallVector<Value> pinRegisters(OpBuilder &b, Location loc,
 Value emitRegisterAMma(OpBuilder &b, Location loc, Value fragment,
                        Type fragmentType, int32_t perTile,
                        ArrayRef<Value> aWords, Value bDescriptor,
-                       int32_t instrN, Type element, bool transposeB) {
+                       int32_t instrN, Type element, bool transposeB,
+                       bool accumulate) {
   PtxAsm mma;
   for (int32_t i = 0; i < perTile; ++i)
     mma.addOutput(b.getF32Type(), "f");
@@ -139,12 +141,13 @@ Value emitRegisterAMma(OpBuilder &b, Location loc, Value fragment,
       firstA = n;
   }
   unsigned desc = mma.addInput(bDescriptor, "l");
-  // scale-d is a predicate: accumulate (d = a * b + d). An immediate
+  // scale-d is a predicate: accumulate (d = a * b + d) or not (d = a * b,
+  // the first K step on a zero accumulator). An immediate
   // operand, so that no register is written between wgmma.fence and the
   // instruction.
-  unsigned accumulate = mma.addInput(createI32(b, loc, 1), "n");
+  unsigned scaleD = mma.addInput(createI32(b, loc, accumulate), "n");
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
-                     PtxAsm::operand(accumulate) +
+                     PtxAsm::operand(scaleD) +
                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
                      std::to_string(instrN) + "k16.f32." +
                      (element.isF16() ? "f16.f16" : "bf16.bf16") + " {";
@@ -297,7 +300,14 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
       a.descriptor = descriptorOf(aBytes, a.access);
     b.descriptor = descriptorOf(bBytes, b.access);
 
+    // A zero accumulator (attention's S = QK^T) is not materialized: the
+    // first K step of each tile runs with scale-d = 0 (d = a * b) on
+    // undefined registers, as Triton does.
+    bool zeroC = matchPattern(op.getC(), m_AnyZeroFloat());
     SmallVector<Value> acc = unpackValues(rewriter, loc, adaptor.getC());
+    if (zeroC)
+      for (Value &v : acc)
+        v = LLVM::UndefOp::create(rewriter, loc, v.getType());
     Type f32 = rewriter.getF32Type();
     Type fragmentType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(perTile, f32));
@@ -334,11 +344,12 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
                                   ArrayRef<Value>(aRegs).slice(fragment * 8,
                                                                8)));
     }
-    SmallVector<Value> pinned = acc;
+    SmallVector<Value> pinned = zeroC ? SmallVector<Value>() : acc;
     llvm::append_range(pinned, aWords);
     pinned = pinRegisters(rewriter, loc, pinned);
-    std::copy(pinned.begin(), pinned.begin() + acc.size(), acc.begin());
-    std::copy(pinned.begin() + acc.size(), pinned.end(), aWords.begin());
+    size_t numAcc = zeroC ? 0 : acc.size();
+    std::copy(pinned.begin(), pinned.begin() + numAcc, acc.begin());
+    std::copy(pinned.begin() + numAcc, pinned.end(), aWords.begin());
 
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (auto &[mn, tileIndex] : cTiles) {
@@ -353,7 +364,7 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
               rewriter, loc, fragment, fragmentType, perTile,
               ArrayRef<Value>(aWords).slice(aFragment * 4, 4),
               b.at(rewriter, loc, kk, mn.second), instrN, element,
-              b.access.transposed);
+              b.access.transposed, /*accumulate=*/!(zeroC && kk == 0));
           continue;
         }
         // Two statements: the order of the descriptor arithmetic in the
@@ -365,7 +376,9 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
             shape,
             typeAttr(*operandType), typeAttr(*operandType),
             typeAttr(NVVM::WGMMATypes::f32),
-            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+            NVVM::WGMMAScaleOutAttr::get(ctx, zeroC && kk == 0
+                                                  ? NVVM::WGMMAScaleOut::zero
+                                                  : NVVM::WGMMAScaleOut::one),
             scaleIn, scaleIn, layoutA, layoutB, NVVM::MMAIntOverflowAttr());
       }
       for (int32_t i = 0; i < perTile; ++i)

@@ -84,6 +84,35 @@ module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32,
 
 // -----
 
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 8]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 32, order = [1, 0]}>
+#sb = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 32, order = [0, 1]}>
+
+// A constant zero accumulator (attention's S = QK^T) is not materialized:
+// the first K step of each tile runs with scale-d = 0 (D[<f32>, <zero>])
+// on undefined registers, the second accumulates; no pinning asm of
+// accumulators before the fence.
+// CHECK-LABEL: llvm.func internal @zero_acc
+// CHECK-NOT: llvm.inline_asm
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async {{.*}}, %{{.*}}, %[[UNDEF:.*]], <m = 64, n = 64, k = 8>, D[<f32>, <zero>]
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 8>, D[<f32>, <one>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @zero_acc() -> tensor<128x64xf32, #mma> {
+    %ma = tkgpu.local_alloc !tkgpu.memdesc<128x16xf32, #sa>
+    %mb = tkgpu.local_alloc !tkgpu.memdesc<16x64xf32, #sb>
+    %c = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %d = tkgpu.warp_group_dot %ma, %mb, %c : !tkgpu.memdesc<128x16xf32, #sa> * !tkgpu.memdesc<16x64xf32, #sb> -> tensor<128x64xf32, #mma>
+    return %d : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
 #mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 #sb = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>

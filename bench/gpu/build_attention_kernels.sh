@@ -8,6 +8,9 @@
 #     (--mma=v2, suffix _v2), to compare with wgmma;
 #   - one variant without the N_CTX specialization (suffix _anyn), for
 #     sequence lengths that are not a multiple of 16 (N = 1000).
+#   - _n128_s3: BLOCK_N 128 on 3 stages at HEAD_DIM 128 (224 KiB);
+#   - _n128_ahead: BLOCK_N 128, 3 stages, -D AHEAD=True (the scores one
+#     block ahead, FA3's overlap of the softmax with the next QK^T).
 # All with BLOCK_M=128 (BLOCK_N=64 unless named _n128), specialized as Triton's JIT would for
 # contiguous (Z, H, N, D) tensors (unit inner strides, the other strides
 # and N_CTX multiples of 16, aligned pointers).
@@ -43,6 +46,13 @@ for d in 64 128; do
     [ $d = 64 ] && variant "attn_f16_d${d}_${c}_w4" f16 $d $causal 4 64 3 $n "$@"
     variant "attn_f16_d${d}_${c}_w8" f16 $d $causal 8 64 3 $n "$@"
     variant "attn_f16_d${d}_${c}_w8_n128" f16 $d $causal 8 128 $n128_stages $n "$@"
+    # 3 stages at HEAD_DIM 128 too (Q 32 KiB + 3 x (K 32 KiB + V 32 KiB)
+    # = 224 KiB): P @ V then stays in flight into the next iteration.
+    [ $d = 128 ] && variant "attn_f16_d${d}_${c}_w8_n128_s3" f16 $d $causal 8 128 3 $n "$@"
+    # -D AHEAD=True: S of the next block issued before this block's
+    # softmax (its wgmma runs under the softmax); 3 stages, so that the
+    # pipeliner defers the waits of the carried dots.
+    variant "attn_f16_d${d}_${c}_w8_n128_ahead" f16 $d $causal 8 128 3 $n -D AHEAD=True "$@"
     variant "attn_bf16_d${d}_${c}_w8" bf16 $d $causal 8 64 3 $n "$@"
     if [ $hopper = 1 ]; then
       variant "attn_f16_d${d}_${c}_w8_v2" f16 $d $causal 8 64 3 $n "$@" --mma=v2

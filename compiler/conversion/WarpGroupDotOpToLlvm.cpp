@@ -47,6 +47,7 @@
 #include "dialects/tkgpu/TkgpuDialect.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -87,36 +88,66 @@ struct SharedOperand {
   }
 };
 
+/// The four f16x2 words of one m64k16 A fragment (`aRegs`, 8 halves).
+SmallVector<Value> packRegisterA(OpBuilder &b, Location loc,
+                                 ArrayRef<Value> aRegs) {
+  auto pair = VectorType::get({2}, aRegs[0].getType());
+  SmallVector<Value> words;
+  for (int32_t w = 0; w < 4; ++w) {
+    Value vec = LLVM::UndefOp::create(b, loc, pair);
+    for (int32_t e = 0; e < 2; ++e)
+      vec = LLVM::InsertElementOp::create(b, loc, vec, aRegs[2 * w + e],
+                                          createI32(b, loc, e));
+    words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), vec));
+  }
+  return words;
+}
+
+/// `values` (32-bit scalars) through one empty asm with side effects, each
+/// output tied to its input: the returned values are defined there, so
+/// whatever computes them (the f16x2 packing of A, the scaling of the
+/// accumulator) is emitted before it, whatever order LLVM's scheduler
+/// would pick.
+SmallVector<Value> pinRegisters(OpBuilder &b, Location loc,
+                                ArrayRef<Value> values) {
+  if (values.empty())
+    return {};
+  PtxAsm pin;
+  for (Value v : values)
+    pin.addOutput(v.getType(), v.getType().isF32() ? "f" : "r");
+  for (auto [i, v] : llvm::enumerate(values))
+    pin.addInput(v, std::to_string(i));
+  return pin.emit(b, loc, "", /*hasSideEffects=*/true);
+}
+
 /// wgmma.mma_async with A in registers (inline PTX: nvvm.wgmma.mma_async
 /// takes A through a descriptor only): `fragment` (N/2 f32) accumulates
-/// the four f16x2 words of `aRegs` times the B operand at `bDescriptor`.
+/// the four f16x2 words `aWords` times the B operand at `bDescriptor`.
 Value emitRegisterAMma(OpBuilder &b, Location loc, Value fragment,
                        Type fragmentType, int32_t perTile,
-                       ArrayRef<Value> aRegs, Value bDescriptor,
-                       int32_t instrN, Type element, bool transposeB) {
+                       ArrayRef<Value> aWords, Value bDescriptor,
+                       int32_t instrN, Type element, bool transposeB,
+                       bool accumulate) {
   PtxAsm mma;
   for (int32_t i = 0; i < perTile; ++i)
     mma.addOutput(b.getF32Type(), "f");
   for (int32_t i = 0; i < perTile; ++i)
     mma.addInput(LLVM::ExtractValueOp::create(b, loc, fragment, i),
                  std::to_string(i));
-  auto pair = VectorType::get({2}, aRegs[0].getType());
   unsigned firstA = 0;
   for (int32_t w = 0; w < 4; ++w) {
-    Value vec = LLVM::UndefOp::create(b, loc, pair);
-    for (int32_t e = 0; e < 2; ++e)
-      vec = LLVM::InsertElementOp::create(b, loc, vec, aRegs[2 * w + e],
-                                          createI32(b, loc, e));
-    unsigned n = mma.addInput(
-        LLVM::BitcastOp::create(b, loc, b.getI32Type(), vec), "r");
+    unsigned n = mma.addInput(aWords[w], "r");
     if (w == 0)
       firstA = n;
   }
   unsigned desc = mma.addInput(bDescriptor, "l");
-  // scale-d is a predicate: accumulate (d = a * b + d).
-  unsigned accumulate = mma.addInput(createI32(b, loc, 1), "r");
+  // scale-d is a predicate: accumulate (d = a * b + d) or not (d = a * b,
+  // the first K step on a zero accumulator). An immediate
+  // operand, so that no register is written between wgmma.fence and the
+  // instruction.
+  unsigned scaleD = mma.addInput(createI32(b, loc, accumulate), "n");
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
-                     PtxAsm::operand(accumulate) +
+                     PtxAsm::operand(scaleD) +
                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
                      std::to_string(instrN) + "k16.f32." +
                      (element.isF16() ? "f16.f16" : "bf16.bf16") + " {";
@@ -269,7 +300,14 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
       a.descriptor = descriptorOf(aBytes, a.access);
     b.descriptor = descriptorOf(bBytes, b.access);
 
+    // A zero accumulator (attention's S = QK^T) is not materialized: the
+    // first K step of each tile runs with scale-d = 0 (d = a * b) on
+    // undefined registers, as Triton does.
+    bool zeroC = matchPattern(op.getC(), m_AnyZeroFloat());
     SmallVector<Value> acc = unpackValues(rewriter, loc, adaptor.getC());
+    if (zeroC)
+      for (Value &v : acc)
+        v = LLVM::UndefOp::create(rewriter, loc, v.getType());
     Type f32 = rewriter.getF32Type();
     Type fragmentType = LLVM::LLVMStructType::getLiteral(
         ctx, SmallVector<Type>(perTile, f32));
@@ -284,24 +322,49 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
     auto layoutB = NVVM::MMALayoutAttr::get(
         ctx, b.access.transposed ? NVVM::MMALayout::row : NVVM::MMALayout::col);
 
+    // Every register wgmma reads (the accumulators, A's f16x2 words) must
+    // be final before wgmma.fence: ptxas otherwise injects a
+    // warpgroup.arrive before each instruction whose registers were
+    // written after the fence (warning C7519), which serializes the
+    // wgmmas. So A is packed and both are pinned before the fence.
+    std::map<std::pair<int32_t, int32_t>, int32_t> cTiles =
+        getInstructionTiles(cLayout, perTile);
+    SmallVector<Value> aWords;
+    if (aTensor) {
+      for (auto &[mn, tileIndex] : cTiles)
+        for (int64_t kk = 0; kk < k; kk += instrK)
+          if (!aTiles.count({mn.first, int32_t(kk)}))
+            return op.emitError("warp_group_dot: A's registers do not cover "
+                                "rows ")
+                   << mn.first << ", k = " << kk;
+      for (int32_t fragment = 0, e = aRegs.size() / 8; fragment < e;
+           ++fragment)
+        llvm::append_range(
+            aWords, packRegisterA(rewriter, loc,
+                                  ArrayRef<Value>(aRegs).slice(fragment * 8,
+                                                               8)));
+    }
+    SmallVector<Value> pinned = zeroC ? SmallVector<Value>() : acc;
+    llvm::append_range(pinned, aWords);
+    pinned = pinRegisters(rewriter, loc, pinned);
+    size_t numAcc = zeroC ? 0 : acc.size();
+    std::copy(pinned.begin(), pinned.begin() + numAcc, acc.begin());
+    std::copy(pinned.begin() + numAcc, pinned.end(), aWords.begin());
+
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
-    for (auto &[mn, tileIndex] : getInstructionTiles(cLayout, perTile)) {
+    for (auto &[mn, tileIndex] : cTiles) {
       Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
       for (int32_t i = 0; i < perTile; ++i)
         fragment = LLVM::InsertValueOp::create(
             rewriter, loc, fragment, acc[tileIndex * perTile + i], i);
       for (int64_t kk = 0; kk < k; kk += instrK) {
         if (aTensor) {
-          auto it = aTiles.find({mn.first, int32_t(kk)});
-          if (it == aTiles.end())
-            return op.emitError("warp_group_dot: A's registers do not cover "
-                                "rows ")
-                   << mn.first << ", k = " << kk;
+          int32_t aFragment = aTiles.at({mn.first, int32_t(kk)});
           fragment = emitRegisterAMma(
               rewriter, loc, fragment, fragmentType, perTile,
-              ArrayRef<Value>(aRegs).slice(it->second * 8, 8),
+              ArrayRef<Value>(aWords).slice(aFragment * 4, 4),
               b.at(rewriter, loc, kk, mn.second), instrN, element,
-              b.access.transposed);
+              b.access.transposed, /*accumulate=*/!(zeroC && kk == 0));
           continue;
         }
         // Two statements: the order of the descriptor arithmetic in the
@@ -313,7 +376,9 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
             shape,
             typeAttr(*operandType), typeAttr(*operandType),
             typeAttr(NVVM::WGMMATypes::f32),
-            NVVM::WGMMAScaleOutAttr::get(ctx, NVVM::WGMMAScaleOut::one),
+            NVVM::WGMMAScaleOutAttr::get(ctx, zeroC && kk == 0
+                                                  ? NVVM::WGMMAScaleOut::zero
+                                                  : NVVM::WGMMAScaleOut::one),
             scaleIn, scaleIn, layoutA, layoutB, NVVM::MMAIntOverflowAttr());
       }
       for (int32_t i = 0; i < perTile; ++i)

@@ -1,7 +1,8 @@
 //===- attention_fwd.cpp - Runs examples/attention_fwd.tk and checks it ----===//
 //
 // O = softmax(Q K^T * sm_scale) V and the base-2 log-sum-exp M, for the
-// non-causal (attention_fwd) and causal (attention_fwd_causal) builds,
+// non-causal (attention_fwd) and causal (attention_fwd_causal) builds and
+// their AHEAD=True twins (attention_fwd_ahead, attention_fwd_ahead_causal),
 // against a double reference from the same f16 inputs. Q, K, V and O are
 // stored as (Z, N, H, D) and passed with the strides of that layout (the
 // kernel takes any strides), and N_CTX is a multiple of 16 (the build
@@ -103,5 +104,7 @@ int main(int argc, char **argv) {
       "attention_fwd", argc, argv, [](examples::Session &s) {
         runAttention(s, "attention_fwd", /*causal=*/false);
         runAttention(s, "attention_fwd_causal", /*causal=*/true);
+        runAttention(s, "attention_fwd_ahead", /*causal=*/false);
+        runAttention(s, "attention_fwd_ahead_causal", /*causal=*/true);
       });
 }

@@ -68,6 +68,19 @@
 // (S or S - 1), the prologue fetches D - 1 iterations and the waits leave
 // D - 2 groups pending. After the loop, `warp_group_dot_wait {0}`
 // completes the last dot before its result is used and the buffers die.
+// Dots whose result is read in the iteration (attention's S = QK^T) wait
+// with P = 0. When such dots exist, S >= 3, and the other dots' results
+// are only carried to the next iteration and read there by more than
+// their own accumulator operand (attention's P @ V, whose acc the next
+// iteration scales by alpha), the carried dots get no wait: the next
+// iteration waits for the carried value right before its first reader,
+// with pendings = the dots issued before that reader in the body (groups
+// complete in order), so P @ V of iteration i runs on through the end of
+// iteration i and the start of i + 1, and a QK^T dot issued one iteration
+// ahead in the source (FA3's overlap of the softmax with the next QK^T)
+// runs under the softmax. That wait is in the consume stage, before the
+// fetch, so D = S - 1 as above; after the loop one wait {0} completes
+// the carried dots.
 // cp.async writes through the generic proxy and wgmma reads through the
 // async proxy, so a `fence_async_shared` follows each async_wait (before
 // membar's barrier).
@@ -120,6 +133,10 @@ struct LoopPlan {
   bool wgmma = false;
   /// wgmma groups left in flight at the end of an iteration (0 or 1).
   unsigned dotPendings = 0;
+  /// Dots whose result is only carried to the next iteration get no wait
+  /// of their own: the next iteration waits for the carried value right
+  /// before its first use (attention's P @ V, read by acc * alpha).
+  bool deferCarriedWaits = false;
   /// Iterations the fetch at the end of the body runs ahead: S, or S - 1
   /// when a wgmma stays in flight (it still reads the slot just used).
   unsigned distance = 1;
@@ -291,6 +308,69 @@ bool canKeepDotsInFlight(scf::ForOp loop) {
   return true;
 }
 
+/// The result of `dot` only goes to the yield of `loop`'s body (carried
+/// to the next iteration or out of the loop): nothing in the iteration
+/// needs it complete.
+bool isOnlyCarried(scf::ForOp loop, WarpGroupDotOp dot) {
+  return dot->hasOneUse() &&
+         *dot->user_begin() == loop.getBody()->getTerminator();
+}
+
+/// Whether the waits of the carried dots of `loop` may move into the next
+/// iteration: every dot is at the top level of the body, at least one is
+/// only carried, and the iter_arg of each carried dot is read in the body
+/// by something other than its own accumulator operand (that reader gets
+/// the wait, which also retires the dot before the end of the iteration,
+/// so the slots it read may be refilled there).
+bool canDeferCarriedWaits(scf::ForOp loop) {
+  unsigned nested = 0;
+  loop.getBody()->walk([&](WarpGroupDotOp) { ++nested; });
+  auto dots = loop.getBody()->getOps<WarpGroupDotOp>();
+  if (nested != size_t(std::distance(dots.begin(), dots.end())))
+    return false;
+  bool anyCarried = false;
+  for (WarpGroupDotOp dot : dots) {
+    if (!isOnlyCarried(loop, dot))
+      continue;
+    anyCarried = true;
+    Value iterArg = loop.getRegionIterArg(dot->use_begin()->getOperandNumber());
+    if (llvm::none_of(iterArg.getUses(), [&](OpOperand &use) {
+          return use.getOwner() != loop.getBody()->getTerminator() &&
+                 &use != &dot.getCMutable();
+        }))
+      return false;
+  }
+  return anyCarried;
+}
+
+/// In the rewritten body, a `warp_group_dot_wait` for the iter_arg `arg`
+/// (carried from a dot of the previous iteration) before its first reader;
+/// the readers take the wait's result. wgmma groups complete in order, so
+/// leaving pending the dots this iteration issued before that point
+/// retires the carried one.
+void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
+  Operation *first = nullptr;
+  for (Operation *user : arg.getUsers()) {
+    Operation *top = body->findAncestorOpInBlock(*user);
+    if (top && (!first || top->isBeforeInBlock(first)))
+      first = top;
+  }
+  if (!first)
+    return;
+  int32_t issuedBefore = 0;
+  for (Operation &op : *body) {
+    if (&op == first)
+      break;
+    issuedBefore += isa<WarpGroupDotOp>(op);
+  }
+  b.setInsertionPoint(first);
+  auto wait = WarpGroupDotWaitOp::create(b, arg.getLoc(),
+                                         TypeRange{arg.getType()},
+                                         ValueRange{arg},
+                                         b.getI32IntegerAttr(issuedBefore));
+  arg.replaceAllUsesExcept(wait.getResult(0), wait);
+}
+
 /// The plan for `loop`, or nullopt when it is left alone.
 std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
                                  const tk::AxisInfoAnalysis &axisInfo) {
@@ -328,6 +408,11 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
   plan.distance = numStages;
   if (plan.wgmma && numStages >= 3 && canKeepDotsInFlight(loop)) {
     plan.dotPendings = 1;
+    plan.distance = numStages - 1;
+  } else if (plan.wgmma && numStages >= 3 && canDeferCarriedWaits(loop)) {
+    // A carried dot still reads its slot when the iteration ends; the
+    // next iteration's wait retires it before the refill.
+    plan.deferCarriedWaits = true;
     plan.distance = numStages - 1;
   }
   return plan;
@@ -511,6 +596,9 @@ void rewriteLoop(LoopPlan &plan) {
     // dotPendings of them in flight when the iteration ends.
     if (auto dot = dyn_cast<WarpGroupDotOp>(clone)) {
       dot.setIsAsync(true);
+      if (plan.deferCarriedWaits &&
+          isOnlyCarried(loop, cast<WarpGroupDotOp>(op)))
+        continue;
       auto wait = WarpGroupDotWaitOp::create(
           b, dot.getLoc(), TypeRange{dot.getType()}, ValueRange{dot.getD()},
           b.getI32IntegerAttr(plan.dotPendings));
@@ -547,6 +635,13 @@ void rewriteLoop(LoopPlan &plan) {
     yields.push_back(emitNextSlot(b, loc, insertSlot, numStages));
   scf::YieldOp::create(b, yield.getLoc(), yields);
 
+  // The next iteration waits for the dots carried without a wait.
+  if (plan.deferCarriedWaits)
+    for (unsigned number = 0; number < numIterArgs; ++number)
+      if (auto dot = yields[number].getDefiningOp<WarpGroupDotOp>())
+        if (dot->getBlock() == newBody)
+          waitBeforeFirstUse(b, newBody, newLoop.getRegionIterArg(number));
+
   // Address computations of the consume stage that only fed the loads.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*newBody)))
     if (isOpTriviallyDead(&op))
@@ -557,11 +652,12 @@ void rewriteLoop(LoopPlan &plan) {
   // are used.
   b.setInsertionPointAfter(newLoop);
   SmallVector<Value> results(newLoop.getResults().take_front(numIterArgs));
-  if (plan.dotPendings > 0) {
+  if (plan.dotPendings > 0 || plan.deferCarriedWaits) {
     SmallVector<Value> inFlight;
     SmallVector<unsigned> numbers;
     for (unsigned number = 0; number < numIterArgs; ++number)
-      if (yields[number].getDefiningOp<WarpGroupDotWaitOp>()) {
+      if (yields[number].getDefiningOp<WarpGroupDotWaitOp>() ||
+          yields[number].getDefiningOp<WarpGroupDotOp>()) {
         inFlight.push_back(results[number]);
         numbers.push_back(number);
       }

@@ -84,6 +84,35 @@ module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32,
 
 // -----
 
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 8]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 32, order = [1, 0]}>
+#sb = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 32, order = [0, 1]}>
+
+// A constant zero accumulator (attention's S = QK^T) is not materialized:
+// the first K step of each tile runs with scale-d = 0 (D[<f32>, <zero>])
+// on undefined registers, the second accumulates; no pinning asm of
+// accumulators before the fence.
+// CHECK-LABEL: llvm.func internal @zero_acc
+// CHECK-NOT: llvm.inline_asm
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async {{.*}}, %{{.*}}, %[[UNDEF:.*]], <m = 64, n = 64, k = 8>, D[<f32>, <zero>]
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: llvm.add
+// CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 8>, D[<f32>, <one>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @zero_acc() -> tensor<128x64xf32, #mma> {
+    %ma = tkgpu.local_alloc !tkgpu.memdesc<128x16xf32, #sa>
+    %mb = tkgpu.local_alloc !tkgpu.memdesc<16x64xf32, #sb>
+    %c = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %d = tkgpu.warp_group_dot %ma, %mb, %c : !tkgpu.memdesc<128x16xf32, #sa> * !tkgpu.memdesc<16x64xf32, #sb> -> tensor<128x64xf32, #mma>
+    return %d : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
 #mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
 #oa = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 #sb = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
@@ -92,11 +121,23 @@ module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32,
 // (inline PTX: {32 accumulators}, {4 f16x2 words of A}, B's descriptor,
 // scale-d, imm-scale-a, imm-scale-b, imm-trans-b = 1 for N-major B), the
 // second one's B descriptor 16 K rows (128 in 16-byte units) further.
+// Every register wgmma reads is final before wgmma.fence (else ptxas
+// injects a warpgroup.arrive per instruction, warning C7519): A's 8 f16x2
+// words are packed and, with the 32 accumulators, pinned by one empty asm
+// before the fence; after it only descriptors are computed, and scale-d
+// is an immediate.
 // CHECK-LABEL: llvm.func internal @register_a
 // CHECK: %[[B0:.*]] = llvm.or %{{.*}}, %{{.*}} : i64
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=f,)+}}=r,=r,=r,=r,=r,=r,=r,=r,0,1,
+// CHECK-NOT: llvm.bitcast
+// CHECK-NOT: llvm.insertelement
 // CHECK: nvvm.wgmma.fence.aligned
-// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "=f,{{.*}},=f,0,1,{{.*}},31,r,r,r,r,l,r"
+// CHECK-NOT: llvm.bitcast
+// CHECK-NOT: llvm.insertelement
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $69, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$64, $65, $66, $67}, $68, p, 1, 1, 1;\0A}", "=f,{{.*}},=f,0,1,{{.*}},31,r,r,r,r,l,n"
 // CHECK-SAME: %[[B0]]
+// CHECK-NOT: llvm.bitcast
+// CHECK-NOT: llvm.insertelement
 // CHECK: %[[B1:.*]] = llvm.add %[[B0]], %{{.*}} : i64
 // CHECK: llvm.inline_asm {{.*}}wgmma.mma_async{{.*}} %[[B1]]
 // CHECK-NOT: wgmma.mma_async

@@ -167,3 +167,71 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %r#0 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// Attention's form: S is read in the iteration (wait 0 right after it),
+// the second dot is only carried, and the next iteration reads its result
+// by more than its accumulator operand (acc * S, like acc * alpha). With 3
+// stages the carried dot gets no wait in its iteration: the next one waits
+// for the carried value right before that reader, with the one dot issued
+// before it allowed to stay pending; the fetch runs S - 1 ahead (one
+// prologue fetch, wait 0); one wait 0 after the loop. With 2 stages both
+// dots wait 0 right after issue.
+// CHECK-LABEL: func.func @carried(
+// CHECK: tkgpu.async_commit_group
+// CHECK-NEXT: tkgpu.async_wait 0
+// CHECK: tkgpu.async_commit_group
+// CHECK-NOT: tkgpu.async_commit_group
+// CHECK: scf.for
+// CHECK: %[[S:.*]] = tkgpu.warp_group_dot {{.*}} {isAsync}
+// CHECK-NEXT: %[[SW:.*]] = tkgpu.warp_group_dot_wait %[[S]] {pendings = 0 : i32}
+// CHECK-NEXT: %[[ACC:.*]] = tkgpu.warp_group_dot_wait %arg{{[0-9]+}} {pendings = 1 : i32}
+// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[ACC]], %[[SW]]
+// CHECK-NEXT: %[[D:.*]] = tkgpu.warp_group_dot {{.*}}, %[[SCALED]] {isAsync}
+// CHECK-NOT: tkgpu.warp_group_dot_wait
+// CHECK: tkgpu.async_wait 0
+// CHECK-NOT: tkgpu.warp_group_dot_wait
+// CHECK: scf.yield %[[D]],
+// CHECK: tkgpu.warp_group_dot_wait %{{.*}}#0 {pendings = 0 : i32}
+// CHECK: return
+// S2-LABEL: func.func @carried(
+// S2: scf.for
+// S2: tkgpu.warp_group_dot {{.*}} {isAsync}
+// S2-NEXT: tkgpu.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+// S2-NEXT: arith.mulf
+// S2-NEXT: tkgpu.warp_group_dot {{.*}} {isAsync}
+// S2-NEXT: tkgpu.warp_group_dot_wait %{{.*}} {pendings = 0 : i32}
+#bA = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#nv = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @carried(%a: !tk.ptr<f16> {tk.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<64> : tensor<64x64xi32, #bA>
+    %rm = tk.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 1, parent = #bA}>>
+    %rm2 = tk.expand_dims %rm {axis = 1 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 1, parent = #bA}>> -> tensor<64x1xi32, #bA>
+    %c64 = arith.constant dense<64> : tensor<64x1xi32, #bA>
+    %rowOff = arith.muli %rm2, %c64 : tensor<64x1xi32, #bA>
+    %rk = tk.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 0, parent = #bA}>>
+    %rk2 = tk.expand_dims %rk {axis = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 0, parent = #bA}>> -> tensor<1x64xi32, #bA>
+    %rowOffB = tk.broadcast %rowOff : tensor<64x1xi32, #bA> -> tensor<64x64xi32, #bA>
+    %rkB = tk.broadcast %rk2 : tensor<1x64xi32, #bA> -> tensor<64x64xi32, #bA>
+    %off = arith.addi %rowOffB, %rkB : tensor<64x64xi32, #bA>
+    %pa = tk.splat %a : !tk.ptr<f16> -> tensor<64x64x!tk.ptr<f16>, #bA>
+    %aPtrs = tk.addptr %pa, %off : tensor<64x64x!tk.ptr<f16>, #bA>, tensor<64x64xi32, #bA>
+    %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %acc0, %pA = %aPtrs) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tk.ptr<f16>, #bA>) : i32 {
+      %x = tk.load %pA : tensor<64x64x!tk.ptr<f16>, #bA> -> tensor<64x64xf16, #bA>
+      %ma = tkgpu.local_alloc %x : tensor<64x64xf16, #bA> -> !tkgpu.memdesc<64x64xf16, #nv>
+      tkgpu.fence_async_shared
+      %s = tkgpu.warp_group_dot %ma, %ma, %acc0 : !tkgpu.memdesc<64x64xf16, #nv> * !tkgpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %scaled = arith.mulf %acc, %s : tensor<64x64xf32, #mma>
+      %d = tkgpu.warp_group_dot %ma, %ma, %scaled : !tkgpu.memdesc<64x64xf16, #nv> * !tkgpu.memdesc<64x64xf16, #nv> -> tensor<64x64xf32, #mma>
+      %nA = tk.addptr %pA, %step : tensor<64x64x!tk.ptr<f16>, #bA>, tensor<64x64xi32, #bA>
+      scf.yield %d, %nA : tensor<64x64xf32, #mma>, tensor<64x64x!tk.ptr<f16>, #bA>
+    }
+    return %r#0 : tensor<64x64xf32, #mma>
+  }
+}

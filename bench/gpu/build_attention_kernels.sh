@@ -9,6 +9,7 @@
 #   - one variant without the N_CTX specialization (suffix _anyn), for
 #     sequence lengths that are not a multiple of 16 (N = 1000).
 #   - _n128_s3: BLOCK_N 128 on 3 stages at HEAD_DIM 128 (224 KiB);
+#   - _n128_s2: BLOCK_N 128 on 2 stages at HEAD_DIM 64;
 #   - _n128_ahead: BLOCK_N 128, 3 stages, -D AHEAD=True (the scores one
 #     block ahead, FA3's overlap of the softmax with the next QK^T).
 # All with BLOCK_M=128 (BLOCK_N=64 unless named _n128), specialized as Triton's JIT would for
@@ -49,6 +50,9 @@ for d in 64 128; do
     # 3 stages at HEAD_DIM 128 too (Q 32 KiB + 3 x (K 32 KiB + V 32 KiB)
     # = 224 KiB): P @ V then stays in flight into the next iteration.
     [ $d = 128 ] && variant "attn_f16_d${d}_${c}_w8_n128_s3" f16 $d $causal 8 128 3 $n "$@"
+    # And 2 stages at HEAD_DIM 64: each P @ V waited for in its own
+    # iteration, to weigh the deferred wait against it.
+    [ $d = 64 ] && variant "attn_f16_d${d}_${c}_w8_n128_s2" f16 $d $causal 8 128 2 $n "$@"
     # -D AHEAD=True: S of the next block issued before this block's
     # softmax (its wgmma runs under the softmax); 3 stages, so that the
     # pipeliner defers the waits of the carried dots.

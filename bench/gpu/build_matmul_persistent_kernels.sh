@@ -32,8 +32,11 @@ variant() {
 }
 start=$(date +%s.%N)
 for dt in f16 bf16; do
-  for flat in False; do
+  for flat in False True; do
     for cfg in "128 128 64 4 3" "128 128 64 4 4" "128 128 64 8 4" "128 256 64 8 3" "128 256 64 8 4"; do
+      # Flattened, the epilogue's scratch lives next to the buffers:
+      # 128x256 with 4 stages would need 258 KiB of shared memory.
+      [ $flat = True ] && [ "$cfg" = "128 256 64 8 4" ] && continue
       # shellcheck disable=SC2086
       variant $dt $flat $cfg rr16
     done

@@ -188,15 +188,19 @@ if [ -d "$C/kernels/matmul" ]; then
     done
     note "matmul_f16 128x128x32 SASS: $counts"
   fi
-  cubin=$(ls "$C"/kernels/matmul/matmul_f16_wgmma_plain_128x128x64_w4_s3_rr16.cubin 2>/dev/null)
-  if [ -n "$cubin" ] && command -v cuobjdump >/dev/null; then
-    cuobjdump --dump-sass "$cubin" >"$OUT/matmul_f16_wgmma_sass.txt" 2>&1
-    counts=""
-    for op in HGMMA HMMA LDGSTS LDSM "STG.E.128" BAR.SYNC WARPGROUP; do
-      counts+="$op=$(grep -c "$op" "$OUT/matmul_f16_wgmma_sass.txt") "
-    done
-    note "matmul_f16 wgmma 128x128x64 SASS: $counts"
-  fi
+  # ... and of the wgmma one, and the persistent ones (plain, flattened).
+  for v in matmul_f16_wgmma_plain_128x128x64_w4_s3_rr16 matmul_persistent_f16_wgmma_128x128x64_w4_s3_rr16 \
+           matmul_persistent_f16_flat_wgmma_128x128x64_w4_s3_rr16; do
+    cubin=$(ls "$C/kernels/matmul/$v.cubin" 2>/dev/null)
+    if [ -n "$cubin" ] && command -v cuobjdump >/dev/null; then
+      cuobjdump --dump-sass "$cubin" >"$OUT/${v}_sass.txt" 2>&1
+      counts=""
+      for op in HGMMA HMMA LDGSTS LDSM "STG.E.128" BAR.SYNC WARPGROUP; do
+        counts+="$op=$(grep -c "$op" "$OUT/${v}_sass.txt") "
+      done
+      note "$v SASS: $counts"
+    fi
+  done
 fi
 # 4c. compute-sanitizer racecheck and synccheck over the pipelined (cp.async)
 # mma.sync and wgmma matmuls (TK_GPU_SANITIZE=1).

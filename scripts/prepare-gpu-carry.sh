@@ -25,6 +25,8 @@ cp build-static/bench/kernels/* .carry/kernels/bench/ 2>/dev/null || true
 # the mma.sync ceiling microbenchmark.
 mkdir -p .carry/kernels/matmul
 bash bench/gpu/build_matmul_kernels.sh build-static/bin/tkc .carry/kernels/matmul
+# The persistent matmuls (examples/matmul_persistent.tk), timed with them.
+bash bench/gpu/build_matmul_persistent_kernels.sh build-static/bin/tkc .carry/kernels/matmul
 # The attention variants (bench/gpu/attention_gpu.py and
 # attention_bwd_gpu.py; gpu-check step 4e).
 rm -rf .carry/kernels/attention .carry/kernels/attention_bwd

@@ -24,6 +24,12 @@ fresh random inputs; 2*M*N*K FLOPs. cuBLAS (torch.matmul) is timed in the
 same process for the ratio; Triton's numbers come from triton_ref.py in
 the same device call.
 
+Persistent variants (examples/matmul_persistent.tk, built by
+build_matmul_persistent_kernels.sh into the same folder) launch
+min(NUM_SMS, tiles) programs; they are checked like the others and timed
+in the same table (tags persistent_* and flat_persistent_*, the latter
+with range(flatten=True)).
+
 Writes OUT_DIR/matmul.json and prints a table. Options: --quick (no 4096^3
 checks), --only REGEX (variants by name), --no-speed (checks only; with
 either of these the results go to matmul-subset.json).
@@ -49,7 +55,14 @@ class Kernel(Cubin):
         self.has_bias = bool(c.get("HAS_BIAS", False))
         self.leaky = bool(c.get("LEAKY", False))
         self.prec = int(c.get("PREC", 0))
-        self.dtype = self.meta["name"].split("_")[1]
+        # examples/matmul_persistent.tk (build_matmul_persistent_kernels.sh):
+        # NUM_SMS programs loop over the tiles; no bias argument; the
+        # operand type is its DTYPE, i.e. the pointers' type.
+        self.persistent = self.meta["name"] == "matmul_persistent"
+        self.num_sms = int(c.get("NUM_SMS", 0))
+        self.flatten = bool(c.get("FLATTEN", False))
+        self.dtype = (self.args[0]["type"].lstrip("*") if self.persistent
+                      else self.meta["name"].split("_")[1])
         self.layout = self.name.rsplit("_", 1)[1]
         self.stages = int(self.meta["num_stages"])
         self.warps = int(self.meta["num_warps"])
@@ -58,9 +71,13 @@ class Kernel(Cubin):
         self.instr = "wgmma" if "_wgmma_" in self.name else "mma"
 
     def launch(self, a, b, c, bias, M, N, K, stream=None):
-        values = [a.data_ptr(), b.data_ptr(), c.data_ptr(), bias.data_ptr(), M, N, K,
-                  a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)]
+        strides = [a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)]
         grid = math.ceil(M / self.bm) * math.ceil(N / self.bn)
+        if self.persistent:
+            values = [a.data_ptr(), b.data_ptr(), c.data_ptr(), M, N, K] + strides
+            grid = min(self.num_sms, grid)
+        else:
+            values = [a.data_ptr(), b.data_ptr(), c.data_ptr(), bias.data_ptr(), M, N, K] + strides
         self.launch_values((grid, 1, 1), values, stream)
 
     def admits(self, a, b, c):
@@ -197,6 +214,7 @@ def speed(kernels):
                 if not k.admits(a, b, c):
                     continue
                 tag = (f"{'leaky_' if k.leaky else ''}{'wgmma_' if k.instr == 'wgmma' else ''}"
+                       f"{('flat_' if k.flatten else '') + 'persistent_' if k.persistent else ''}"
                        f"{k.bm}x{k.bn}x{k.bk}_w{k.warps}_s{k.stages}")
                 try:
                     poison(c)
@@ -220,6 +238,14 @@ def speed(kernels):
                     [v["TFLOPs"] for t, v in row.items()
                      if isinstance(v, dict) and "TFLOPs" in v and not t.startswith("leaky")
                      and t.startswith("wgmma_") == (instr == "wgmma")] or [0])
+            # Persistent (examples/matmul_persistent.tk), with and without
+            # range(flatten=True), against the one-tile-per-program kernels.
+            for kind, marks in (("persistent", ("persistent_",)), ("flat", ("flat_persistent_",)),
+                                ("nonpersistent", ())):
+                row[f"tk_best_{kind}"] = max(
+                    [v["TFLOPs"] for t, v in row.items()
+                     if isinstance(v, dict) and "TFLOPs" in v and not t.startswith("leaky")
+                     and (any(m in t for m in marks) if marks else "persistent_" not in t)] or [0])
             if dtype == "f16":
                 row["leaky_cublas_plus_torch_ms"] = time_ms(
                     lambda: torch.nn.functional.leaky_relu(a @ b, 0.01))
@@ -273,7 +299,9 @@ def main():
     for key, row in spd.items():
         print(f"matmul {key}: cuBLAS {row['cublas']:.0f} TFLOP/s, tk best {row['tk_best']:.0f} "
               f"({row['tk_best_over_cublas']:.2f}x; mma.sync {row['tk_best_mma']:.0f}, "
-              f"wgmma {row['tk_best_wgmma']:.0f})")
+              f"wgmma {row['tk_best_wgmma']:.0f}; one tile per program "
+              f"{row['tk_best_nonpersistent']:.0f}, persistent {row['tk_best_persistent']:.0f}, "
+              f"flattened {row['tk_best_flat']:.0f})")
         for tag, v in row.items():
             if isinstance(v, dict):
                 print(f"    {tag}: " + (f"{v['TFLOPs']:.0f} TFLOP/s ({v['ms']:.3f} ms, relerr {v['relerr']:.1e})"

@@ -127,7 +127,7 @@ Value emitRegisterAMma(OpBuilder &b, Location loc, Value fragment,
                        Type fragmentType, int32_t perTile,
                        ArrayRef<Value> aWords, Value bDescriptor,
                        int32_t instrN, Type element, bool transposeB,
-                       bool accumulate) {
+                       Value accumulate) {
   PtxAsm mma;
   for (int32_t i = 0; i < perTile; ++i)
     mma.addOutput(b.getF32Type(), "f");
@@ -141,11 +141,13 @@ Value emitRegisterAMma(OpBuilder &b, Location loc, Value fragment,
       firstA = n;
   }
   unsigned desc = mma.addInput(bDescriptor, "l");
-  // scale-d is a predicate: accumulate (d = a * b + d) or not (d = a * b,
-  // the first K step on a zero accumulator). An immediate
-  // operand, so that no register is written between wgmma.fence and the
-  // instruction.
-  unsigned scaleD = mma.addInput(createI32(b, loc, accumulate), "n");
+  // scale-d is a predicate: accumulate (d = a * b + d) unless it is 0
+  // (the first K step on a zero accumulator, or a persistent kernel's
+  // first step of a tile, useC false). A constant is an immediate operand,
+  // so that no register is written between wgmma.fence and the
+  // instruction; a run-time value was computed before the fence.
+  unsigned scaleD = mma.addInput(
+      accumulate, matchPattern(accumulate, m_Constant()) ? "n" : "r");
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
                      PtxAsm::operand(scaleD) +
                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
@@ -158,6 +160,47 @@ Value emitRegisterAMma(OpBuilder &b, Location loc, Value fragment,
     text += (w ? ", " : "") + PtxAsm::operand(firstA + w);
   text += "}, " + PtxAsm::operand(desc) + ", p, 1, 1, " +
           (transposeB ? "1" : "0") + ";\n}";
+  SmallVector<Value> results = mma.emit(b, loc, text);
+  Value result = LLVM::UndefOp::create(b, loc, fragmentType);
+  for (int32_t i = 0; i < perTile; ++i)
+    result = LLVM::InsertValueOp::create(b, loc, result, results[i], i);
+  return result;
+}
+
+/// One wgmma with A and B in shared memory whose scale-d is the run-time
+/// i32 `accumulate` (d = a * b when it is 0): inline PTX, since
+/// nvvm.wgmma.mma_async takes scale-d as an attribute only. `trans` gives
+/// imm-trans-a/b (16-bit types only; none for the others).
+Value emitSharedAMmaScaled(OpBuilder &b, Location loc, Value fragment,
+                           Type fragmentType, int32_t perTile,
+                           Value aDescriptor, Value bDescriptor,
+                           int32_t instrN, int32_t instrK,
+                           NVVM::WGMMATypes type,
+                           std::optional<std::pair<bool, bool>> trans,
+                           Value accumulate) {
+  PtxAsm mma;
+  for (int32_t i = 0; i < perTile; ++i)
+    mma.addOutput(b.getF32Type(), "f");
+  for (int32_t i = 0; i < perTile; ++i)
+    mma.addInput(LLVM::ExtractValueOp::create(b, loc, fragment, i),
+                 std::to_string(i));
+  unsigned descA = mma.addInput(aDescriptor, "l");
+  unsigned descB = mma.addInput(bDescriptor, "l");
+  unsigned scaleD = mma.addInput(accumulate, "r");
+  std::string typeName = NVVM::stringifyWGMMATypes(type).str();
+  std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
+                     PtxAsm::operand(scaleD) +
+                     ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                     std::to_string(instrN) + "k" + std::to_string(instrK) +
+                     ".f32." + typeName + "." + typeName + " {";
+  for (int32_t i = 0; i < perTile; ++i)
+    text += (i ? ", " : "") + PtxAsm::operand(i);
+  text += "}, " + PtxAsm::operand(descA) + ", " + PtxAsm::operand(descB) +
+          ", p, 1, 1";
+  if (trans)
+    text += std::string(", ") + (trans->first ? "1" : "0") + ", " +
+            (trans->second ? "1" : "0");
+  text += ";\n}";
   SmallVector<Value> results = mma.emit(b, loc, text);
   Value result = LLVM::UndefOp::create(b, loc, fragmentType);
   for (int32_t i = 0; i < perTile; ++i)
@@ -350,7 +393,14 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
     size_t numAcc = zeroC ? 0 : acc.size();
     std::copy(pinned.begin(), pinned.begin() + numAcc, acc.begin());
     std::copy(pinned.begin() + numAcc, pinned.end(), aWords.begin());
-
+    // scale-d of each tile's first instruction: 1, or useC (d = a * b
+    // when it is false, the accumulator's registers not read).
+    Value useC = adaptor.getUseC()
+                     ? LLVM::ZExtOp::create(rewriter, loc,
+                                            rewriter.getI32Type(),
+                                            adaptor.getUseC())
+                     : Value();
+    bool sixteenBit = element.getIntOrFloatBitWidth() == 16;
     NVVM::WgmmaFenceAlignedOp::create(rewriter, loc);
     for (auto &[mn, tileIndex] : cTiles) {
       Value fragment = LLVM::UndefOp::create(rewriter, loc, fragmentType);
@@ -364,13 +414,25 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
               rewriter, loc, fragment, fragmentType, perTile,
               ArrayRef<Value>(aWords).slice(aFragment * 4, 4),
               b.at(rewriter, loc, kk, mn.second), instrN, element,
-              b.access.transposed, /*accumulate=*/!(zeroC && kk == 0));
+              b.access.transposed,
+              useC && kk == 0
+                  ? useC
+                  : createI32(rewriter, loc, !(zeroC && kk == 0)));
           continue;
         }
         // Two statements: the order of the descriptor arithmetic in the
         // output must not depend on the compiler's argument order.
         Value aDescriptor = a.at(rewriter, loc, mn.first, kk);
         Value bDescriptor = b.at(rewriter, loc, kk, mn.second);
+        if (useC && kk == 0) {
+          std::optional<std::pair<bool, bool>> trans;
+          if (sixteenBit)
+            trans = {a.access.transposed, b.access.transposed};
+          fragment = emitSharedAMmaScaled(
+              rewriter, loc, fragment, fragmentType, perTile, aDescriptor,
+              bDescriptor, instrN, instrK, *operandType, trans, useC);
+          continue;
+        }
         fragment = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragmentType, fragment, aDescriptor, bDescriptor,
             shape,

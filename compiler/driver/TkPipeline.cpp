@@ -15,6 +15,9 @@ void buildTkPipeline(mlir::OpPassManager &pm) {
   // Before canonicalize, which folds the unrolled copies' index arithmetic.
   pm.addPass(mlir::tk::createTkUnrollLoops());
   pm.addPass(mlir::createCanonicalizerPass());
+  // After canonicalize, which hoists the constants (inner loop bounds) out
+  // of the nests.
+  pm.addPass(mlir::tk::createTkFlattenLoops());
   pm.addPass(mlir::tk::createTkCombine());
   pm.addPass(mlir::createCSEPass());
   pm.addPass(mlir::createSymbolDCEPass());

@@ -29,6 +29,26 @@ def TkUnrollLoops : Pass<"tk-unroll-loops", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TkFlattenLoops : Pass<"tk-flatten-loops", "::mlir::ModuleOp"> {
+  let summary = "Flatten two-level loop nests that ask for it (range(flatten=True))";
+  let description = [{
+    An `scf.for` with `tk.flatten` that holds exactly one inner `scf.for`
+    (bounds defined above the nest), preceded by memory-effect-free ops,
+    becomes one loop over all (outer, inner) iteration pairs: the outer
+    and inner induction variables are computed from the new one, the ops
+    before the inner loop are recomputed in every iteration, the inner
+    iter_args restart from their initial values at each outer iteration
+    (a select), and the ops after the inner loop run under
+    `inner iteration == last` in an scf.if. A run-time inner trip count of
+    zero takes a copy of the nest without the inner loop. So the
+    pipeliner runs ahead across outer iterations (a persistent matmul's
+    next tile loads during this tile's epilogue). Other loops only lose
+    the attribute.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TkLowerTensorDescriptors
     : Pass<"tk-lower-tensor-descriptors", "::mlir::ModuleOp"> {
   let summary = "Tensor descriptor loads/stores as masked pointer loads/stores";

@@ -200,15 +200,26 @@ def Tkgpu_WarpGroupDotOp : Tkgpu_Op<"warp_group_dot", [
     that covers the group (and the buffers must not be overwritten before
     it); without, the op waits for its own group. f16/bf16 operands with an
     f32 accumulator, f32 operands (computed as tf32).
+
+    `useC %p` (an i1, optional): when false, `d = a * b` and `c` is not
+    read (wgmma's scale-d predicate, a run-time value): a flattened
+    persistent loop restarts its accumulator at each tile this way, without
+    touching the registers of a wgmma in flight.
   }];
   let arguments = (ins AnyTypeOf<[Tkgpu_MemDescType, Tkgpu_Tensor]>:$a,
                    Tkgpu_MemDescType:$b, Tkgpu_Tensor:$c,
-                   UnitAttr:$isAsync);
+                   Optional<I1>:$useC, UnitAttr:$isAsync);
   let results = (outs Tkgpu_Tensor:$d);
   let assemblyFormat = [{
-    $a `,` $b `,` $c attr-dict `:` qualified(type($a)) `*`
+    $a `,` $b `,` $c (`useC` $useC^)? attr-dict `:` qualified(type($a)) `*`
     qualified(type($b)) `->` type($d)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$d, "::mlir::Value":$a, "::mlir::Value":$b,
+                   "::mlir::Value":$c, "bool":$isAsync), [{
+      build($_builder, $_state, d, a, b, c, ::mlir::Value(), isAsync);
+    }]>,
+  ];
   let hasVerifier = 1;
 }
 

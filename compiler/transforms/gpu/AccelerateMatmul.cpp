@@ -56,7 +56,12 @@
 // Loops: when the accumulator is an scf.for iter_arg that the dot's result
 // is yielded back to, the loop carries it in #mma (the init converted
 // before the loop, the result converted back after it), so that the loop
-// body has no convert_layout of the accumulator.
+// body has no convert_layout of the accumulator. A loop flattened by
+// tk-flatten-loops restarts the accumulator at each outer iteration,
+// `acc = select(first, init, iter_arg)`: the select moves to #mma, and for
+// wgmma with a zero init it becomes the dot's `useC = !first` (wgmma's
+// scale-d), so that no instruction touches the accumulator registers of a
+// wgmma that may still be in flight.
 //
 // Hopper (target sm_90a, unless the option mma-version=2 keeps mma.sync):
 // a dot whose shapes fit wgmma becomes tkgpu.warp_group_dot with a #mma
@@ -84,6 +89,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
 namespace mlir::tkgpu {
@@ -383,12 +389,23 @@ WarpGroupDotOp accelerateWgmma(tk::DotOp dot, const WgmmaPlan &plan) {
 /// If `acc` (the accumulator operand of the first dot of a chain, in #mma
 /// behind a convert_layout) is an scf.for iter_arg whose yielded value is
 /// the chain's `result` (converted back), makes the loop carry it in #mma.
-void carryAccumulatorInMma(Value acc, Value result) {
+/// The iter_arg may be behind a restart `select(first, init, iter_arg)`;
+/// `wgmma` (the chain's dot, when it is one) then takes it as useC when
+/// init is zero.
+void carryAccumulatorInMma(Value acc, Value result,
+                           WarpGroupDotOp wgmma = nullptr) {
   // acc = dot(.., .., cvt(iterArg)); yield cvt(result) at the same position.
   auto accCvt = acc.getDefiningOp<ConvertLayoutOp>();
   if (!accCvt)
     return;
-  auto iterArg = dyn_cast<BlockArgument>(accCvt.getSrc());
+  Value src = accCvt.getSrc();
+  auto restart = src.getDefiningOp<arith::SelectOp>();
+  if (restart && restart.getCondition().getType().isInteger(1) &&
+      restart->hasOneUse())
+    src = restart.getFalseValue();
+  else
+    restart = nullptr;
+  auto iterArg = dyn_cast<BlockArgument>(src);
   if (!iterArg)
     return;
   auto forOp = dyn_cast<scf::ForOp>(iterArg.getOwner()->getParentOp());
@@ -411,13 +428,31 @@ void carryAccumulatorInMma(Value acc, Value result) {
 
   // In the body: the dot takes the iter_arg directly; other users see it
   // converted back.
+  Operation *reader = restart ? restart.getOperation() : accCvt;
   SmallVector<OpOperand *> otherUses;
   for (OpOperand &use : iterArg.getUses())
-    if (use.getOwner() != accCvt)
+    if (use.getOwner() != reader)
       otherUses.push_back(&use);
   iterArg.setType(mmaType);
-  accCvt.getResult().replaceAllUsesWith(iterArg);
+  Value bodyAcc = iterArg;
+  if (restart) {
+    b.setInsertionPoint(accCvt);
+    Location loc = restart.getLoc();
+    Value first = restart.getCondition();
+    if (wgmma && wgmma.getC() == accCvt.getResult() && !wgmma.getUseC() &&
+        matchPattern(restart.getTrueValue(), m_AnyZeroFloat())) {
+      Value one = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+      wgmma.getUseCMutable().assign(arith::XOrIOp::create(b, loc, first, one));
+    } else {
+      Value init =
+          ConvertLayoutOp::create(b, loc, mmaType, restart.getTrueValue());
+      bodyAcc = arith::SelectOp::create(b, loc, first, init, iterArg);
+    }
+  }
+  accCvt.getResult().replaceAllUsesWith(bodyAcc);
   accCvt.erase();
+  if (restart)
+    restart.erase();
   if (!otherUses.empty()) {
     b.setInsertionPointToStart(forOp.getBody());
     Value old = ConvertLayoutOp::create(b, forOp.getLoc(), oldType, iterArg);
@@ -458,7 +493,7 @@ struct AccelerateMatmulPass
       if (hopper) {
         if (std::optional<WgmmaPlan> plan = planWgmma(dot, numWarps)) {
           WarpGroupDotOp result = accelerateWgmma(dot, *plan);
-          carryAccumulatorInMma(result.getC(), result.getD());
+          carryAccumulatorInMma(result.getC(), result.getD(), result);
           continue;
         }
       }

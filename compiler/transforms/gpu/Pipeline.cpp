@@ -17,8 +17,8 @@
 //
 // Schedule: two stages. The fetch stage of iteration j is the address
 // computation of the loads (their pointer and mask operands, followed back
-// through pure ops of the body and, for loop-carried pointers, through the
-// ops that compute their next value) plus the copies; the consume stage is
+// through memory-effect-free ops of the body and, for loop-carried
+// pointers, through the ops that compute their next value) plus the copies; the consume stage is
 // everything else. The fetch stage runs S iterations ahead, issued at the
 // end of the body:
 //
@@ -81,6 +81,9 @@
 // runs under the softmax. That wait is in the consume stage, before the
 // fetch, so D = S - 1 as above; after the loop one wait {0} completes
 // the carried dots.
+// A dot result read inside an op with regions of the body (a flattened
+// persistent loop's epilogue, `scf.if last`) does not force P = 0: that
+// region starts with `warp_group_dot_wait {pendings = 0}` of it.
 // cp.async writes through the generic proxy and wgmma reads through the
 // async proxy, so a `fence_async_shared` follows each async_wait (before
 // membar's barrier).
@@ -239,7 +242,10 @@ LogicalResult collectFetchStage(LoopPlan &plan) {
     Operation *op = value.getDefiningOp();
     if (op->getBlock() != body || !members.insert(op).second)
       continue;
-    if (!isPure(op) || op->getNumRegions() != 0)
+    // Memory-effect free is enough: fetches past the end compute addresses
+    // they never use, and integer division does not trap on the GPU (a
+    // flattened loop's tile coordinates divide by run-time values).
+    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
       return failure();
     llvm::append_range(worklist, op->getOperands());
   }
@@ -294,14 +300,27 @@ LogicalResult collectFetchStage(LoopPlan &plan) {
 /// Whether every warp_group_dot of the body may still run when the
 /// iteration ends: its result only goes back, through the yield, into the
 /// accumulator of the same dot in the next iteration (and out of the loop,
-/// where a wait follows). Anything else reading it would need it complete.
+/// where a wait follows), or is read inside an op with regions after it
+/// (a flattened loop's epilogue, `scf.if last`), which then waits for it
+/// (waitInEpilogues). Anything else reading it would need it complete.
 bool canKeepDotsInFlight(scf::ForOp loop) {
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (auto dot : loop.getBody()->getOps<WarpGroupDotOp>()) {
-    if (!dot->hasOneUse() || *dot->user_begin() != yield.getOperation())
+  Block *body = loop.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (auto dot : body->getOps<WarpGroupDotOp>()) {
+    OpOperand *yielded = nullptr;
+    for (OpOperand &use : dot->getUses()) {
+      Operation *user = use.getOwner();
+      if (user == yield.getOperation() && !yielded) {
+        yielded = &use;
+        continue;
+      }
+      Operation *top = body->findAncestorOpInBlock(*user);
+      if (top == user || top->getNumRegions() == 0)
+        return false;
+    }
+    if (!yielded)
       return false;
-    unsigned index = dot->use_begin()->getOperandNumber();
-    Value iterArg = loop.getRegionIterArg(index);
+    Value iterArg = loop.getRegionIterArg(yielded->getOperandNumber());
     if (!iterArg.hasOneUse() || dot.getC() != iterArg)
       return false;
   }
@@ -369,6 +388,29 @@ void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
                                          ValueRange{arg},
                                          b.getI32IntegerAttr(issuedBefore));
   arg.replaceAllUsesExcept(wait.getResult(0), wait);
+}
+
+/// Where `inFlight` (a dot result that may still be running) is read in a
+/// region of an op of `body`, that region first waits for it:
+/// `warp_group_dot_wait {pendings = 0}` at its start.
+void waitInEpilogues(Block *body, Value inFlight) {
+  for (Operation &op : *body) {
+    for (Region &region : op.getRegions()) {
+      if (region.empty() ||
+          llvm::none_of(inFlight.getUses(), [&](OpOperand &use) {
+            return region.isAncestor(use.getOwner()->getParentRegion());
+          }))
+        continue;
+      OpBuilder b = OpBuilder::atBlockBegin(&region.front());
+      auto wait = WarpGroupDotWaitOp::create(
+          b, op.getLoc(), TypeRange{inFlight.getType()}, ValueRange{inFlight},
+          b.getI32IntegerAttr(0));
+      inFlight.replaceUsesWithIf(wait.getResult(0), [&](OpOperand &use) {
+        return use.getOwner() != wait &&
+               region.isAncestor(use.getOwner()->getParentRegion());
+      });
+    }
+  }
 }
 
 /// The plan for `loop`, or nullopt when it is left alone.
@@ -605,6 +647,10 @@ void rewriteLoop(LoopPlan &plan) {
       map.map(cast<WarpGroupDotOp>(op).getD(), wait.getResult(0));
     }
   }
+
+  if (plan.dotPendings > 0)
+    for (auto wait : llvm::to_vector(newBody->getOps<WarpGroupDotWaitOp>()))
+      waitInEpilogues(newBody, wait.getResult(0));
 
   // Then the wait for the next iteration's tiles and the fetch of
   // iteration i + D into the slot no dot reads any more (the one just read,

@@ -167,3 +167,36 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %d : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+
+// useC (a flattened loop's restart): the first instruction of each of the
+// two m64n128 tiles takes scale-d from the run-time i1 (widened, as the
+// predicate p), by inline PTX with the same descriptors, K-major A and
+// N-major B (imm-trans-b 1); the other K steps are nvvm.wgmma.mma_async
+// accumulating.
+// CHECK-LABEL: llvm.func internal @use_c
+// CHECK-SAME: %{{[^:]*}}: !llvm.struct<{{.*}}>, %[[KEEP:[^:]*]]: i1
+// CHECK: %[[SCALE:.*]] = llvm.zext %[[KEEP]] : i1 to i32
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, $130, 0;\0Awgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {$0, {{.*}}, $63}, $128, $129, p, 1, 1, 0, 1;\0A}", "=f,{{.*}},l,l,r"
+// CHECK-SAME: %[[SCALE]] :
+// CHECK-COUNT-3: nvvm.wgmma.mma_async
+// CHECK: llvm.inline_asm {{.*}}setp.ne.b32 p, $130
+// CHECK-SAME: %[[SCALE]] :
+// CHECK-COUNT-3: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @use_c(%c: tensor<128x128xf32, #mma>, %keep: i1) -> tensor<128x128xf32, #mma> {
+    %ma = tkgpu.local_alloc !tkgpu.memdesc<128x64xf16, #sa>
+    %mb = tkgpu.local_alloc !tkgpu.memdesc<64x128xf16, #sa>
+    tkgpu.fence_async_shared
+    %d = tkgpu.warp_group_dot %ma, %mb, %c useC %keep {isAsync} : !tkgpu.memdesc<128x64xf16, #sa> * !tkgpu.memdesc<64x128xf16, #sa> -> tensor<128x128xf32, #mma>
+    %w = tkgpu.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<128x128xf32, #mma>
+    return %w : tensor<128x128xf32, #mma>
+  }
+}

@@ -111,3 +111,54 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return
   }
 }
+
+// -----
+
+#la = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lb = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lc = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// A flattened persistent loop (tk-flatten-loops) restarts the accumulator
+// at each tile: select(first, zeros, acc). The loop still carries it in
+// #mma; for wgmma the select becomes useC = !first (scale-d), no select
+// is left, and the epilogue in the if reads the dot's result in #mma.
+// mma.sync (V2) keeps the select, in #mma.
+// CHECK-DAG: #[[MMA:.*]] = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+// CHECK-LABEL: func.func @flattened_restart
+// CHECK-SAME: %[[FIRST:[^:]*]]: i1, %[[LAST:[^:]*]]: i1
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<128x128xf32, #[[MMA]]>)
+// CHECK-NOT: arith.select
+// CHECK: %[[KEEP:.*]] = arith.xori %[[FIRST]], %[[TRUE]] : i1
+// CHECK-NEXT: %[[D:.*]] = tkgpu.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC]] useC %[[KEEP]] : {{.*}} -> tensor<128x128xf32, #[[MMA]]>
+// CHECK-NOT: arith.select
+// CHECK: scf.if %[[LAST]] {
+// CHECK: arith.truncf %[[D]] : tensor<128x128xf32, #[[MMA]]>
+// CHECK: tk.store
+// CHECK: scf.yield %[[D]] : tensor<128x128xf32, #[[MMA]]>
+// V2-LABEL: func.func @flattened_restart
+// V2: scf.for {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<128x128xf32, #mma>)
+// V2: %[[INIT:.*]] = tkgpu.convert_layout %{{.*}} : tensor<128x128xf32, #{{.*}}> -> tensor<128x128xf32, #mma>
+// V2-NEXT: %[[CUR:.*]] = arith.select %{{.*}}, %[[INIT]], %[[ACC]] : tensor<128x128xf32, #mma>
+// V2-NEXT: tk.dot %{{.*}}, %{{.*}}, %[[CUR]] {{.*}} -> tensor<128x128xf32, #mma>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @flattened_restart(%pa: tensor<128x64x!tk.ptr<f16>, #la>, %pb: tensor<64x128x!tk.ptr<f16>, #lb>, %pc: tensor<128x128x!tk.ptr<f16>, #lc>, %n: i32, %first: i1, %last: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zero = arith.constant dense<0.0> : tensor<128x128xf32, #lc>
+    %acc = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<128x128xf32, #lc>) : i32 {
+      %cur = arith.select %first, %zero, %acc : tensor<128x128xf32, #lc>
+      %a = tk.load %pa : tensor<128x64x!tk.ptr<f16>, #la> -> tensor<128x64xf16, #la>
+      %b = tk.load %pb : tensor<64x128x!tk.ptr<f16>, #lb> -> tensor<64x128xf16, #lb>
+      %a2 = tkgpu.convert_layout %a : tensor<128x64xf16, #la> -> tensor<128x64xf16, #lc>
+      %b2 = tkgpu.convert_layout %b : tensor<64x128xf16, #lb> -> tensor<64x128xf16, #lc>
+      %d = tk.dot %a2, %b2, %cur : tensor<128x64xf16, #lc> * tensor<64x128xf16, #lc> -> tensor<128x128xf32, #lc>
+      scf.if %last {
+        %h = arith.truncf %d : tensor<128x128xf32, #lc> to tensor<128x128xf16, #lc>
+        tk.store %pc, %h : tensor<128x128x!tk.ptr<f16>, #lc>, tensor<128x128xf16, #lc>
+      }
+      scf.yield %d : tensor<128x128xf32, #lc>
+    }
+    return
+  }
+}

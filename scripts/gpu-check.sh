@@ -23,6 +23,10 @@ fi
 
 summary=()
 note() { summary+=("$1"); echo "== $1"; }
+# TK_GPU_STEPS=1,2,3,3a,3b,3c,4,4b,4c,4d,4e,4f,ref runs only those steps
+# (numbered as below; ref is triton_ref.py), so that a session can split the
+# work over calls of 10 minutes; unset: all.
+want() { [ -z "${TK_GPU_STEPS:-}" ] || [[ ",$TK_GPU_STEPS," == *",$1,"* ]]; }
 
 echo "== machine"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv
@@ -30,7 +34,7 @@ date -u
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" 2>/dev/null
 
 # 1. The static tkc starts here and compiles (cold: a new process each time).
-if "$C/bin/tkc" --version >/dev/null 2>&1 || "$C/bin/tkc" --help >/dev/null 2>&1; then
+if want 1 && { "$C/bin/tkc" --version >/dev/null 2>&1 || "$C/bin/tkc" --help >/dev/null 2>&1; }; then
   note "tkc (static) starts: $("$C/bin/tkc" --version 2>&1 | head -1)"
   compile_json="{"
   # matmul: specialized as Triton's JIT specializes triton_ref.py's call
@@ -54,28 +58,32 @@ if "$C/bin/tkc" --version >/dev/null 2>&1 || "$C/bin/tkc" --help >/dev/null 2>&1
     fi
   done
   compile_json="${compile_json%, }}"
-else
+elif want 1; then
   note "tkc (static) does not start: $("$C/bin/tkc" --version 2>&1 | head -3)"
+  compile_json="{}"
+else
   compile_json="{}"
 fi
 
 # 2. Runtime smoke test and the example host programs on the GPU.
 [ -x "$C/bin/tkrt-gpu-smoke" ] && note "$("$C/bin/tkrt-gpu-smoke" 2>&1 | tail -1)"
+if want 2; then
 for exe in "$C"/bin/example-*; do
   [ -x "$exe" ] || continue
   name=$(basename "$exe"); name=${name#example-}
   line=$("$exe" "$C/kernels/examples" 2>&1 | tee "$OUT/example-$name.log" | grep -E "^(PASS|FAIL)" | tail -1)
   note "${line:-FAIL $name: no verdict ($(tail -1 "$OUT/example-$name.log"))}"
 done
+fi
 
 # 3. Differential: the same kernels in the interpreter and on the GPU.
-if [ -x scripts/differential.sh ]; then
+if want 3 && [ -x scripts/differential.sh ]; then
   bash scripts/differential.sh "$C" "$OUT" 2>&1 | tail -20
   note "$(tail -1 "$OUT/differential.log" 2>/dev/null)"
 fi
 
 # 3a. The Triton ports of test/triton-compat on the GPU, against numpy.
-if [ -f test/triton-compat/run.py ] && [ -x "$C/bin/tk-run" ]; then
+if want 3a && [ -f test/triton-compat/run.py ] && [ -x "$C/bin/tk-run" ]; then
   timeout 300 python3 test/triton-compat/run.py --bin "$C/bin" --gpu \
     >"$OUT/triton-compat.log" 2>&1
   note "triton-compat on the GPU: $(grep -c '^ok' "$OUT/triton-compat.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat.log") FAIL"
@@ -83,7 +91,7 @@ if [ -f test/triton-compat/run.py ] && [ -x "$C/bin/tk-run" ]; then
 fi
 # 3a'. The builtin ports (sort, join, histogram, Philox, block pointers, ...)
 # with tk-run --gpu against numpy.
-if [ -f test/triton-compat/builtins/check.py ]; then
+if want 3a && [ -f test/triton-compat/builtins/check.py ]; then
   timeout 300 python3 test/triton-compat/builtins/check.py --bin "$C/bin" --gpu \
     >"$OUT/triton-compat-builtins.log" 2>&1
   note "triton-compat builtins on the GPU: $(grep -c '^ok' "$OUT/triton-compat-builtins.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat-builtins.log") FAIL"
@@ -91,7 +99,7 @@ if [ -f test/triton-compat/builtins/check.py ]; then
 fi
 
 # 3a''. The combine-function ports (tl.reduce / tl.associative_scan).
-if [ -f test/triton-compat/combine/check.py ]; then
+if want 3a && [ -f test/triton-compat/combine/check.py ]; then
   timeout 300 python3 test/triton-compat/combine/check.py --bin "$C/bin" --gpu \
     >"$OUT/triton-compat-combine.log" 2>&1
   note "triton-compat combine on the GPU: $(grep -c '^ok' "$OUT/triton-compat-combine.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat-combine.log") FAIL"
@@ -100,13 +108,13 @@ fi
 
 # 3a'''. The libdevice ports (tutorial 07, f64 math, libdevice.pow) and
 # the combine-function lambdas of test/lit/frontend/lambda.test.
-if [ -f test/triton-compat/libdevice/check.py ]; then
+if want 3a && [ -f test/triton-compat/libdevice/check.py ]; then
   timeout 300 python3 test/triton-compat/libdevice/check.py --bin "$C/bin" --gpu \
     >"$OUT/triton-compat-libdevice.log" 2>&1
   note "triton-compat libdevice on the GPU: $(grep -c '^ok' "$OUT/triton-compat-libdevice.log") ok, $(grep -c '^FAIL' "$OUT/triton-compat-libdevice.log") FAIL"
   grep '^FAIL' "$OUT/triton-compat-libdevice.log" | head -5
 fi
-if [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/lambda_check.py ]; then
+if want 3a && [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/lambda_check.py ]; then
   ld=$OUT/lambda
   mkdir -p "$ld"
   python3 test/lit/frontend/Inputs/lambda_check.py make "$ld"
@@ -123,7 +131,7 @@ fi
 
 # 3c. dot_scaled (fp8 / fp4 with e8m0 scales) with tk-run --gpu against
 # the float64 numpy reference of test/lit/frontend/dot-scaled.test.
-if [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/dot_scaled_check.py ]; then
+if want 3c && [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/dot_scaled_check.py ]; then
   ds=$OUT/dot_scaled
   mkdir -p "$ds"
   python3 test/lit/frontend/Inputs/dot_scaled_check.py make "$ds"
@@ -147,7 +155,7 @@ if [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/dot_scaled_check.py ]
 fi
 
 # 3b. compute-sanitizer over the example programs (TK_GPU_SANITIZE=1).
-if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -f scripts/gpu-sanitize.sh ]; then
+if want 3b && [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -f scripts/gpu-sanitize.sh ]; then
   timeout 300 bash scripts/gpu-sanitize.sh "$C" "$C/kernels/examples" >"$OUT/gpu-sanitize.log" 2>&1
   note "compute-sanitizer exit $?"
   tail -40 "$OUT/gpu-sanitize.log"
@@ -155,7 +163,7 @@ if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -f scripts/gpu-sanitize.sh ]; then
 fi
 
 # 4. Benchmarks: tk, then Triton/PyTorch in the same run.
-if [ -x "$C/bin/tk-bench" ]; then
+if want 4 && [ -x "$C/bin/tk-bench" ]; then
   "$C/bin/tk-bench" "$C/kernels/bench" "$OUT/tk-raw.json" >"$OUT/tk-bench.log" 2>&1
   note "tk-bench exit $? ($(grep -c FAIL "$OUT/tk-bench.log") FAIL lines)"
   grep FAIL "$OUT/tk-bench.log" | head -5
@@ -168,11 +176,11 @@ PY
 fi
 # 4b. Matmul on tensor cores: the ceiling of mma.sync from registers, then
 # every matmul variant checked against float64 and timed next to cuBLAS.
-if [ -x "$C/bin/mma_ceiling" ]; then
+if want 4b && [ -x "$C/bin/mma_ceiling" ]; then
   "$C/bin/mma_ceiling" >"$OUT/mma_ceiling.json" 2>&1
   note "mma.sync ceiling: $(cat "$OUT/mma_ceiling.json")"
 fi
-if [ -d "$C/kernels/matmul" ]; then
+if want 4b && [ -d "$C/kernels/matmul" ]; then
   PYTHONUNBUFFERED=1 timeout 450 python3 bench/gpu/matmul_gpu.py "$C/kernels/matmul" "$OUT" \
     ${TK_MATMUL_QUICK:+--quick} >"$OUT/matmul.log" 2>&1
   note "matmul_gpu.py exit $?: $(head -1 "$OUT/matmul.log")"
@@ -204,7 +212,7 @@ if [ -d "$C/kernels/matmul" ]; then
 fi
 # 4c. compute-sanitizer racecheck and synccheck over the pipelined (cp.async)
 # mma.sync and wgmma matmuls (TK_GPU_SANITIZE=1).
-if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/matmul" ]; then
+if want 4c && [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/matmul" ]; then
   for tool in racecheck synccheck; do
     timeout 240 compute-sanitizer --tool $tool --error-exitcode 3 python3 bench/gpu/matmul_gpu.py \
       "$C/kernels/matmul" "$OUT" --quick --no-speed \
@@ -217,13 +225,13 @@ fi
 # against PyTorch's SDPA in float32 and timed (Triton's FlashAttention-2
 # forward and PyTorch's SDPA backends are in triton_ref.py's anchors);
 # then the backward kernels against autograd, if they were built.
-if [ -d "$C/kernels/attention" ]; then
+if want 4e && [ -d "$C/kernels/attention" ]; then
   PYTHONUNBUFFERED=1 timeout 300 python3 bench/gpu/attention_gpu.py "$C/kernels/attention" "$OUT" \
     >"$OUT/attention.log" 2>&1
   note "attention_gpu.py exit $?: $(tail -1 "$OUT/attention.log")"
   grep -E "TFLOP/s|FAIL" "$OUT/attention.log" | head -40
 fi
-if [ -d "$C/kernels/attention_bwd" ] && [ -f bench/gpu/attention_bwd_gpu.py ]; then
+if want 4e && [ -d "$C/kernels/attention_bwd" ] && [ -f bench/gpu/attention_bwd_gpu.py ]; then
   PYTHONUNBUFFERED=1 timeout 300 python3 bench/gpu/attention_bwd_gpu.py "$C/kernels/attention_bwd" "$OUT" \
     >"$OUT/attention_bwd.log" 2>&1
   note "attention_bwd_gpu.py exit $?: $(tail -1 "$OUT/attention_bwd.log")"
@@ -232,7 +240,7 @@ fi
 # 4f. compute-sanitizer racecheck and synccheck over every attention
 # forward and backward variant, once each on a small shape, with plain
 # matrix-product references (TK_GPU_SANITIZE=1).
-if [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/attention" ] && [ -d "$C/kernels/attention_bwd" ]; then
+if want 4f && [ "${TK_GPU_SANITIZE:-0}" = 1 ] && [ -d "$C/kernels/attention" ] && [ -d "$C/kernels/attention_bwd" ]; then
   for tool in racecheck synccheck; do
     (cd bench/gpu && timeout 240 compute-sanitizer --tool $tool --error-exitcode 3 python3 attention_sanitize.py \
       "$C/kernels/attention" "$C/kernels/attention_bwd") >"$OUT/attention-$tool.log" 2>&1
@@ -243,7 +251,7 @@ fi
 # tensors, the launch overhead next to raw cuLaunchKernel / Triton / torch,
 # cold and warm compiles and autotuning next to Triton's (the AOT header's
 # host program, example-aot-add, runs with the examples in step 2).
-if [ -f "$C/lib/libtkjit.so.xz" ]; then
+if want 4d && [ -f "$C/lib/libtkjit.so.xz" ]; then
   xz -dkf "$C/lib/libtkjit.so.xz"
   export TK_LIBRARY=$C/lib/libtkjit.so
   timeout 120 python3 examples/python/torch_kernels.py >"$OUT/torch_kernels.log" 2>&1
@@ -255,7 +263,7 @@ if [ -f "$C/lib/libtkjit.so.xz" ]; then
   timeout 300 python3 bench/gpu/jit_times.py --json "$OUT/jit.json" >"$OUT/jit.log" 2>&1
   note "jit_times.py exit $?: $(tail -12 "$OUT/jit.log" | tr '\n' ' ')"
 fi
-if [ "${TK_SKIP_TRITON_REF:-0}" != 1 ]; then
+if want ref && [ "${TK_SKIP_TRITON_REF:-0}" != 1 ]; then
   PYTHONUNBUFFERED=1 python3 "$C/triton_ref.py" "$OUT" >"$OUT/triton_ref.log" 2>&1
   note "triton_ref.py exit $?"
 fi

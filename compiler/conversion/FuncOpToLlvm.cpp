@@ -5,12 +5,17 @@
 // many threads, the runtime launches exactly that many, and ptxas budgets
 // registers and barriers for it. The frontend's tk.* attributes ride along for
 // the metadata writer. Pointer arguments declared 16-byte divisible get
-// `llvm.align`, so LLVM may also use the alignment.
+// `llvm.align`, so LLVM may also use the alignment. A `!tkgpu.tensor_map`
+// argument (a CUtensorMap the runtime encodes at launch) becomes a 128-byte
+// byval parameter, 64-byte aligned, with `nvvm.grid_constant`: PTX
+// `.param .align 64 .b8 NAME[128]`, read in place (cvta.param), as TMA
+// requires of a descriptor in parameter space.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/PatternSets.h"
 
 #include "dialects/tk/TkDialect.h"
+#include "dialects/tkgpu/TkgpuDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -88,6 +93,18 @@ struct FuncOpConversion : public OpConversionPattern<func::FuncOp> {
       if (align > 1 && llvm::isPowerOf2_64(align))
         llvmFunc.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                             rewriter.getI64IntegerAttr(align));
+    }
+
+    for (unsigned i = 0; i < type.getNumInputs(); ++i) {
+      if (!isa<TensorMapType>(type.getInput(i)))
+        continue;
+      llvmFunc.setArgAttr(
+          i, LLVM::LLVMDialect::getByValAttrName(),
+          TypeAttr::get(LLVM::LLVMArrayType::get(rewriter.getI8Type(), 128)));
+      llvmFunc.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                          rewriter.getI64IntegerAttr(64));
+      llvmFunc.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                          rewriter.getUnitAttr());
     }
 
     rewriter.inlineRegionBefore(func.getBody(), llvmFunc.getBody(),

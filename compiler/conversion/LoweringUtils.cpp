@@ -24,6 +24,10 @@ TkgpuToLlvmTypeConverter::TkgpuToLlvmTypeConverter(
   addConversion([ctx](tk::PtrType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   });
+  // A CUtensorMap parameter: the generic address of the byval parameter.
+  addConversion([ctx](TensorMapType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx);
+  });
   // fp8 values are bytes (Fp8OpToLlvm.cpp converts them).
   addConversion([ctx](Float8E4M3FNType) -> Type {
     return IntegerType::get(ctx, 8);

@@ -8,19 +8,30 @@
 //   wait_barrier %bar, %phase   nvvm.mbarrier.try_wait.parity [bar], phase
 //                               (every thread; the NVVM op loops until the
 //                               phase has completed)
+//   inval_barrier %bar          nvvm.mbarrier.inval [bar]  (thread 0)
 //   async_tma_copy_global_to_local %desc[c0, .., cn] %buf, %bar, %p
 //                               nvvm.cp.async.bulk.tensor.shared.cluster.global
-//                               [buf], [desc, {cn, .., c0}], [bar]
-//                               (thread 0 and p; coordinates innermost first)
+//                               [buf + off_b], [desc, {cn + o_bn, .., c0 + o_b0}],
+//                               [bar] per box b (thread 0 and p;
+//                               coordinates innermost first)
 //   async_tma_copy_local_to_global %desc[c0, .., cn] %buf
 //                               nvvm.cp.async.bulk.tensor.global.shared.cta
-//                               + nvvm.cp.async.bulk.commit.group (thread 0)
+//                               per box + nvvm.cp.async.bulk.commit.group
+//                               (thread 0)
 //   async_tma_store_wait {pendings = P}
 //                               nvvm.cp.async.bulk.wait_group P {read}
 //
-// Memdescs are already `!llvm.ptr<3>` (MemDescOpToLlvm.cpp); the descriptor
-// pointer (`!tk.ptr<i8>`, a global address) is cast to a generic address,
-// which is what the TMA instructions take.
+// Boxes: a buffer wider than one swizzle chunk (or taller than 256 rows)
+// moves as several boxes (getTmaBoxShape); box b's origin o_b is added to
+// the coordinates and its element's byte offset in the buffer, off_b (the
+// buffer's shared offset layout at o_b: chunk c of an nvmma_shared tile
+// starts c * rows * swizzle bytes in), to the shared address.
+//
+// Memdescs are already `!llvm.ptr<3>` (MemDescOpToLlvm.cpp). A descriptor
+// in global memory (`!tk.ptr<i8>`) is cast to a generic address, which is
+// what the TMA instructions take; a `!tkgpu.tensor_map` parameter is
+// already one (FuncOpToLlvm.cpp makes it a byval `__grid_constant__`
+// parameter, whose address NVPTX takes with cvta.param).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/TmaOpToLlvm.h"
@@ -57,19 +68,72 @@ Value i32Constant(ConversionPatternRewriter &rewriter, Location loc,
                                   rewriter.getI32IntegerAttr(value));
 }
 
-/// The descriptor's global address as a generic pointer.
+/// The descriptor as a generic pointer.
 Value genericDescriptor(ConversionPatternRewriter &rewriter, Location loc,
-                        Value global) {
-  return LLVM::AddrSpaceCastOp::create(
-      rewriter, loc, LLVM::LLVMPointerType::get(rewriter.getContext()),
-      global);
+                        Value desc) {
+  auto generic = LLVM::LLVMPointerType::get(rewriter.getContext());
+  if (desc.getType() == generic)
+    return desc;
+  return LLVM::AddrSpaceCastOp::create(rewriter, loc, generic, desc);
 }
 
-/// TMA counts dimensions innermost first.
-SmallVector<Value> innermostFirst(ValueRange coords) {
-  SmallVector<Value> reversed(coords.begin(), coords.end());
-  std::reverse(reversed.begin(), reversed.end());
-  return reversed;
+/// One box of a TMA copy: its origin in the buffer (elements, outermost
+/// first) and the byte offset of that element from the buffer's base.
+struct TmaBox {
+  SmallVector<int64_t> origin;
+  int64_t byteOffset;
+};
+
+/// The boxes that move `buffer`, in row-major order of their origins.
+SmallVector<TmaBox> getTmaBoxes(MemDescType buffer) {
+  ArrayRef<int64_t> shape = buffer.getShape();
+  SmallVector<int64_t> box = getTmaBoxShape(buffer);
+  SharedOffsetLayout offsets = getSharedOffsetLayout(buffer);
+  int64_t elementBytes = getMemoryBitWidth(buffer.getElementType()) / 8;
+  SmallVector<TmaBox> boxes;
+  SmallVector<int64_t> origin(shape.size(), 0);
+  while (true) {
+    std::vector<std::pair<std::string, int32_t>> index;
+    for (auto [d, o] : llvm::enumerate(origin))
+      index.push_back({outDimName(d), int32_t(o)});
+    int64_t element = 0;
+    for (const SharedOffsetLayout::Term &term : offsets.terms)
+      element += term.scale * term.layout.apply(index)[0];
+    boxes.push_back({origin, element * elementBytes});
+    int64_t d = int64_t(shape.size()) - 1;
+    for (; d >= 0; --d) {
+      origin[d] += box[d];
+      if (origin[d] < shape[d])
+        break;
+      origin[d] = 0;
+    }
+    if (d < 0)
+      return boxes;
+  }
+}
+
+/// The coordinates of `box`, innermost first (TMA counts dimensions so).
+SmallVector<Value> boxCoordinates(ConversionPatternRewriter &rewriter,
+                                  Location loc, ValueRange coords,
+                                  const TmaBox &box) {
+  SmallVector<Value> result;
+  for (auto [coord, o] : llvm::zip_equal(coords, box.origin))
+    result.push_back(o == 0 ? coord
+                            : LLVM::AddOp::create(rewriter, loc, coord,
+                                                  i32Constant(rewriter, loc, o))
+                                  .getResult());
+  std::reverse(result.begin(), result.end());
+  return result;
+}
+
+/// The shared address of `box` in the buffer at `base`.
+Value boxAddress(ConversionPatternRewriter &rewriter, Location loc, Value base,
+                 const TmaBox &box) {
+  if (box.byteOffset == 0)
+    return base;
+  return LLVM::GEPOp::create(rewriter, loc, base.getType(),
+                             rewriter.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(box.byteOffset)});
 }
 
 struct InitBarrierConversion : OpConversionPattern<InitBarrierOp> {
@@ -118,6 +182,23 @@ struct WaitBarrierConversion : OpConversionPattern<WaitBarrierOp> {
   }
 };
 
+struct InvalBarrierConversion : OpConversionPattern<InvalBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(InvalBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = adaptor.getBarrier();
+    // Once: a second inval of the same barrier is undefined.
+    createIfThen(rewriter, loc, threadZeroAnd(rewriter, loc),
+                 [&](RewriterBase &b) {
+                   NVVM::MBarrierInvalOp::create(b, loc, barrier);
+                 });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct TmaLoadConversion : OpConversionPattern<AsyncTmaCopyGlobalToLocalOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -127,12 +208,16 @@ struct TmaLoadConversion : OpConversionPattern<AsyncTmaCopyGlobalToLocalOp> {
     // In statement order (argument evaluation order differs by compiler).
     Value issue = threadZeroAnd(rewriter, loc, adaptor.getPred());
     Value desc = genericDescriptor(rewriter, loc, adaptor.getDesc());
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        rewriter, loc, adaptor.getResult(), desc,
-        innermostFirst(adaptor.getCoords()), adaptor.getBarrier(),
-        /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
-        /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
-        /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(), issue);
+    for (const TmaBox &box : getTmaBoxes(op.getResult().getType())) {
+      SmallVector<Value> coords =
+          boxCoordinates(rewriter, loc, adaptor.getCoords(), box);
+      Value dst = boxAddress(rewriter, loc, adaptor.getResult(), box);
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          rewriter, loc, dst, desc, coords, adaptor.getBarrier(),
+          /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+          /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
+          /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(), issue);
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -146,10 +231,14 @@ struct TmaStoreConversion : OpConversionPattern<AsyncTmaCopyLocalToGlobalOp> {
     Location loc = op.getLoc();
     Value issue = threadZeroAnd(rewriter, loc);
     Value desc = genericDescriptor(rewriter, loc, adaptor.getDesc());
-    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        rewriter, loc, desc, adaptor.getSrc(),
-        innermostFirst(adaptor.getCoords()), /*l2CacheHint=*/Value(),
-        NVVM::TMAStoreMode::TILE, issue);
+    for (const TmaBox &box : getTmaBoxes(op.getSrc().getType())) {
+      SmallVector<Value> coords =
+          boxCoordinates(rewriter, loc, adaptor.getCoords(), box);
+      Value src = boxAddress(rewriter, loc, adaptor.getSrc(), box);
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          rewriter, loc, desc, src, coords, /*l2CacheHint=*/Value(),
+          NVVM::TMAStoreMode::TILE, issue);
+    }
     // Every thread commits (an empty group where nothing was issued).
     NVVM::CpAsyncBulkCommitGroupOp::create(rewriter, loc);
     rewriter.eraseOp(op);
@@ -173,6 +262,6 @@ struct TmaStoreWaitConversion : OpConversionPattern<AsyncTmaStoreWaitOp> {
 void tkgpu::populateTmaOpToLlvmPatterns(LLVMTypeConverter &converter,
                                         RewritePatternSet &patterns) {
   patterns.add<InitBarrierConversion, BarrierExpectConversion,
-               WaitBarrierConversion, TmaLoadConversion, TmaStoreConversion,
+               WaitBarrierConversion, InvalBarrierConversion, TmaLoadConversion, TmaStoreConversion,
                TmaStoreWaitConversion>(converter, &converter.getContext());
 }

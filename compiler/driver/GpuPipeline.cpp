@@ -16,7 +16,12 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   options.target = arch.str();
   // tk -> tk: the accesses no target-specific path takes become masked
   // loads and stores (the interpreter runs the descriptor ops themselves).
-  pm.addPass(mlir::tk::createTkLowerTensorDescriptors());
+  // On sm_90 and later the ones TMA can serve stay for tkgpu-lower-tma,
+  // unless mma v2 (the sm_80 instruction sequence) was asked for.
+  bool tma = mlir::tkgpu::getComputeCapability(arch) >= 90 && mmaVersion != 2;
+  mlir::tk::TkLowerTensorDescriptorsOptions descriptorOptions;
+  descriptorOptions.keepHostTma = tma;
+  pm.addPass(mlir::tk::createTkLowerTensorDescriptors(descriptorOptions));
   pm.addPass(mlir::tkgpu::createConvertTkToTkgpu(options));
   pm.addPass(mlir::tkgpu::createTkgpuCoalesce());
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
@@ -25,6 +30,9 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createTkgpuAccelerateMatmul(matmulOptions));
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
   pm.addPass(mlir::tkgpu::createTkgpuOperandsInRegisters());
+  // After accelerate-matmul: TMA fills the operand buffers it staged.
+  if (tma)
+    pm.addPass(mlir::tkgpu::createTkgpuLowerTma());
   // After accelerate-matmul (its local_alloc/local_load form is the input).
   mlir::tkgpu::TkgpuPipelineOptions pipelineOptions;
   pipelineOptions.numStages = numStages;

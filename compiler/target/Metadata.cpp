@@ -89,6 +89,43 @@ tk::collectKernelMetadata(mlir::ModuleOp module, llvm::StringRef kernelName) {
   // says.
   auto function = mlir::cast<mlir::FunctionOpInterface>(kernel);
   llvm::ArrayRef<mlir::Type> argTypes = function.getArgumentTypes();
+  // Tensor maps: hidden parameters after the kernel's own.
+  if (auto maps = kernel->getAttrOfType<mlir::ArrayAttr>("tk.tensor_maps")) {
+    auto operands = [](mlir::DictionaryAttr entry, llvm::StringRef key) {
+      std::vector<TensorMapOperandMetadata> list;
+      if (auto array = entry.getAs<mlir::ArrayAttr>(key))
+        for (mlir::Attribute item : array) {
+          TensorMapOperandMetadata operand;
+          if (auto name = mlir::dyn_cast<mlir::StringAttr>(item))
+            operand.arg = name.str();
+          else if (auto value = mlir::dyn_cast<mlir::IntegerAttr>(item))
+            operand.value = value.getInt();
+          list.push_back(std::move(operand));
+        }
+      return list;
+    };
+    for (mlir::Attribute attr : maps) {
+      auto entry = mlir::dyn_cast<mlir::DictionaryAttr>(attr);
+      if (!entry)
+        return makeError("tk.tensor_maps holds a non-dictionary entry");
+      TensorMapMetadata map;
+      if (auto base = entry.getAs<mlir::StringAttr>("base"))
+        map.base = base.str();
+      if (auto dtype = entry.getAs<mlir::StringAttr>("dtype"))
+        map.dtype = dtype.str();
+      map.shape = operands(entry, "shape");
+      map.strides = operands(entry, "strides");
+      if (auto block = entry.getAs<mlir::ArrayAttr>("block"))
+        for (mlir::Attribute dim : block)
+          map.block.push_back(mlir::cast<mlir::IntegerAttr>(dim).getInt());
+      if (auto swizzle = entry.getAs<mlir::IntegerAttr>("swizzle"))
+        map.swizzle = swizzle.getInt();
+      md.tensorMaps.push_back(std::move(map));
+    }
+    if (md.tensorMaps.size() > argTypes.size())
+      return makeError("tk.tensor_maps lists more maps than parameters");
+    argTypes = argTypes.drop_back(md.tensorMaps.size());
+  }
   std::vector<std::string> names = stringArray(kernel, "tk.arg_names");
   std::vector<std::string> types = stringArray(kernel, "tk.arg_types");
   std::vector<std::string> specs = stringArray(kernel, "tk.arg_specs");
@@ -164,7 +201,9 @@ std::string tk::buildMetadataJson(const KernelMetadata &md) {
   llvm::raw_string_ostream os(text);
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
-    json.attribute("tk_metadata_version", KernelMetadata::kVersion);
+    json.attribute("tk_metadata_version",
+                   md.tensorMaps.empty() ? KernelMetadata::kVersion
+                                         : KernelMetadata::kTensorMapVersion);
     json.attribute("name", md.name);
     json.attribute("arch", md.arch);
     json.attribute("num_warps", md.numWarps);
@@ -210,6 +249,39 @@ std::string tk::buildMetadataJson(const KernelMetadata &md) {
         }
       }
     });
+    if (!md.tensorMaps.empty()) {
+      auto operands = [](llvm::json::OStream &out, llvm::StringRef key,
+                         const std::vector<TensorMapOperandMetadata> &list) {
+        out.attributeArray(key, [&] {
+          for (const TensorMapOperandMetadata &operand : list) {
+            if (operand.arg.empty())
+              out.value(operand.value);
+            else
+              out.value(operand.arg);
+          }
+        });
+      };
+      // One line per map, keys in the contract's order.
+      json.attributeArray("tensor_maps", [&] {
+        for (const TensorMapMetadata &map : md.tensorMaps) {
+          std::string line;
+          llvm::raw_string_ostream lineOs(line);
+          llvm::json::OStream compact(lineOs);
+          compact.object([&] {
+            compact.attribute("base", map.base);
+            compact.attribute("dtype", map.dtype);
+            operands(compact, "shape", map.shape);
+            operands(compact, "strides", map.strides);
+            compact.attributeArray("block", [&] {
+              for (int64_t dim : map.block)
+                compact.value(dim);
+            });
+            compact.attribute("swizzle", map.swizzle);
+          });
+          json.rawValue(line);
+        }
+      });
+    }
     json.attribute("grid_rank", md.gridRank);
   });
   os << "\n";

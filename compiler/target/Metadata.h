@@ -36,8 +36,27 @@ struct ConstexprMetadata {
   double floatValue = 0;
 };
 
+/// One dimension or stride of a tensor map: a parameter's name, or a
+/// constant when `arg` is empty.
+struct TensorMapOperandMetadata {
+  std::string arg;
+  int64_t value = 0;
+};
+
+/// A TMA descriptor the runtime encodes at launch (docs/runtime.md,
+/// "Tensor maps"); from the kernel's `tk.tensor_maps` (tkgpu-lower-tma).
+struct TensorMapMetadata {
+  std::string base;  // a pointer parameter
+  std::string dtype; // its pointee, e.g. "f16"
+  std::vector<TensorMapOperandMetadata> shape, strides;
+  std::vector<int64_t> block; // the box
+  int64_t swizzle = 0;
+};
+
 struct KernelMetadata {
   static constexpr int kVersion = 1;
+  /// The version of kernels with tensor maps.
+  static constexpr int kTensorMapVersion = 2;
   std::string name;
   std::string arch;
   int numWarps = 4;
@@ -50,6 +69,8 @@ struct KernelMetadata {
   std::vector<KernelArgMetadata> args;
   std::vector<ConstexprMetadata> constexprs;
   int gridRank = 1;
+  /// Hidden parameters after `args`, one 128-byte CUtensorMap each.
+  std::vector<TensorMapMetadata> tensorMaps;
 };
 
 /// Fills what the module knows about kernel `kernelName` (the only kernel
@@ -58,7 +79,8 @@ struct KernelMetadata {
 /// the kernel function), num_warps, num_stages, source (module attributes
 /// tk.num_warps or tkgpu.num_warps, tk.num_stages, tk.source), shared_bytes
 /// (tkgpu.shared_bytes) and grid_rank (from the tk.program_id/num_programs
-/// axes, or tk.grid_rank on an lowered kernel). Works on the tk, tkgpu and
+/// axes, or tk.grid_rank on an lowered kernel) and tensor_maps
+/// (tk.tensor_maps, whose hidden parameters are not in `args`). Works on the tk, tkgpu and
 /// LLVM stages. `arch`, `binary`, `binaryKind` and `tkIr` are left to the
 /// caller.
 llvm::Expected<KernelMetadata>

@@ -12,12 +12,14 @@
 // Each coordinate is computed on its 1-D range and expanded to rank N
 // (size 1 elsewhere) before it is broadcast, so the address arithmetic is
 // the form the axis analysis recognises (contiguous along a unit stride; a
-// stride that is the constant 1 is not multiplied). A TMA lowering on
-// sm_90a would take its accesses before this pass; there is none yet.
+// stride that is the constant 1 is not multiplied). With keep-host-tma
+// (sm_90a), the accesses TMA can serve with a host-encoded tensor map
+// (compiler/analysis/TensorMapSource.h) stay for tkgpu-lower-tma.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/Passes.h"
 
+#include "compiler/analysis/TensorMapSource.h"
 #include "dialects/tk/TkDescriptorOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -103,10 +105,13 @@ BlockAccess computeAccess(OpBuilder &b, Location loc, Value base,
 struct TkLowerTensorDescriptorsPass
     : public mlir::tk::impl::TkLowerTensorDescriptorsBase<
           TkLowerTensorDescriptorsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     SmallVector<Operation *> accesses;
     getOperation().walk([&](Operation *op) {
-      if (isa<DescriptorLoadOp, DescriptorStoreOp>(op))
+      if (isa<DescriptorLoadOp, DescriptorStoreOp>(op) &&
+          !(keepHostTma && canUseHostTensorMap(op)))
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {

@@ -55,8 +55,14 @@ def TkLowerTensorDescriptors
   let description = [{
     Rewrites tk.descriptor_load (out-of-bounds elements read 0) and
     tk.descriptor_store (out-of-bounds elements not written) into pointer
-    blocks and masks, the path every target has.
+    blocks and masks, the path every target has. With `keep-host-tma`
+    (sm_90a), the accesses that TMA can serve with a tensor map encoded on
+    the host (tk::canUseHostTensorMap) are left for tkgpu-lower-tma.
   }];
+  let options = [
+    Option<"keepHostTma", "keep-host-tma", "bool", "false",
+           "leave the accesses the TMA path takes (sm_90a)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

@@ -4,6 +4,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::tkgpu;
 
@@ -19,8 +21,26 @@ static LogicalResult verifyBarrier(Operation *op, MemDescType barrier) {
   return success();
 }
 
-/// A TMA box: 1 to 5 dimensions of at most 256 elements, one coordinate
-/// per dimension, the innermost a multiple of 16 bytes.
+SmallVector<int64_t> tkgpu::getTmaBoxShape(MemDescType buffer) {
+  auto layout = dyn_cast<NvmmaSharedEncodingAttr>(buffer.getEncoding());
+  ArrayRef<int64_t> shape = buffer.getShape();
+  int64_t rank = shape.size();
+  if (!layout || rank < 1 || layout.getOrder().empty() ||
+      layout.getOrder()[0] != rank - 1)
+    return {};
+  int64_t chunk = layout.getChunkElements();
+  SmallVector<int64_t> box(shape);
+  box.back() = std::min<int64_t>(shape.back(), chunk);
+  bool chunked = shape.back() > chunk;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    box[d] = (chunked && d + 2 < rank) ? 1 : std::min<int64_t>(shape[d], 256);
+  return box;
+}
+
+/// A TMA buffer: 1 to 5 dimensions, one coordinate per dimension, an
+/// nvmma_shared layout contiguous along the last dimension. (Its
+/// power-of-two dimensions are then whole numbers of boxes, and a chunk,
+/// at least 16 elements wide, is a multiple of 16 bytes, as TMA needs.)
 static LogicalResult verifyBox(Operation *op, size_t numCoords,
                                MemDescType buffer) {
   ArrayRef<int64_t> shape = buffer.getShape();
@@ -30,14 +50,10 @@ static LogicalResult verifyBox(Operation *op, size_t numCoords,
     return op->emitOpError("needs ")
            << shape.size() << " coordinates (one per dimension), got "
            << numCoords;
-  for (int64_t dim : shape)
-    if (dim < 1 || dim > 256)
-      return op->emitOpError("TMA box dimensions are 1 to 256, got ")
-             << buffer;
-  unsigned bits = buffer.getElementType().getIntOrFloatBitWidth();
-  if ((shape.back() * bits / 8) % 16 != 0)
-    return op->emitOpError("the innermost box dimension must be a multiple "
-                           "of 16 bytes, got ")
+  SmallVector<int64_t> box = getTmaBoxShape(buffer);
+  if (box.empty())
+    return op->emitOpError("a TMA buffer needs an nvmma_shared layout "
+                           "contiguous along its last dimension, got ")
            << buffer;
   return success();
 }
@@ -51,6 +67,10 @@ LogicalResult BarrierExpectOp::verify() {
 }
 
 LogicalResult WaitBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier().getType());
+}
+
+LogicalResult InvalBarrierOp::verify() {
   return verifyBarrier(*this, getBarrier().getType());
 }
 

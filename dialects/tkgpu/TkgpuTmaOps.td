@@ -21,10 +21,12 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Tkgpu_TmaSharedMemory : Resource<"::mlir::tkgpu::SharedMemory">;
 
-// The address of a CUtensorMap (a tk pointer; TkTypes.td cannot be
-// included from here, its own includes being relative to dialects/tk).
+// A TMA descriptor: the address of a CUtensorMap in global memory (a tk
+// pointer; TkTypes.td cannot be included from here, its own includes being
+// relative to dialects/tk), or a `__grid_constant__` kernel parameter.
 def Tkgpu_TensorMapPtr : Type<CPred<"::mlir::isa<::mlir::tk::PtrType>($_self)">,
                               "!tk.ptr", "::mlir::tk::PtrType">;
+def Tkgpu_TensorMapDesc : AnyTypeOf<[Tkgpu_TensorMapPtr, Tkgpu_TensorMapType]>;
 
 def Tkgpu_InitBarrierOp : Tkgpu_Op<"init_barrier", [
     MemoryEffects<[MemWrite<Tkgpu_TmaSharedMemory>]>]> {
@@ -56,8 +58,11 @@ def Tkgpu_BarrierExpectOp : Tkgpu_Op<"barrier_expect", [
   let hasVerifier = 1;
 }
 
+// The waits also write: after them the thread sees bytes (the copies') it
+// did not see before, and they must never be dropped as dead reads.
 def Tkgpu_WaitBarrierOp : Tkgpu_Op<"wait_barrier", [
-    MemoryEffects<[MemRead<Tkgpu_TmaSharedMemory>]>]> {
+    MemoryEffects<[MemRead<Tkgpu_TmaSharedMemory>,
+                   MemWrite<Tkgpu_TmaSharedMemory>]>]> {
   let summary = "wait until the mbarrier phase of parity `phase` completes";
   let description = [{
     Every thread loops on `mbarrier.try_wait.parity.shared.b64` until the
@@ -66,6 +71,18 @@ def Tkgpu_WaitBarrierOp : Tkgpu_Op<"wait_barrier", [
   }];
   let arguments = (ins Tkgpu_MemDescType:$barrier, I32:$phase);
   let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def Tkgpu_InvalBarrierOp : Tkgpu_Op<"inval_barrier", [
+    MemoryEffects<[MemWrite<Tkgpu_TmaSharedMemory>]>]> {
+  let summary = "invalidate an mbarrier before its bytes are reused";
+  let description = [{
+    `mbarrier.inval.shared.b64 [bar]` by thread 0: the word may then hold
+    anything else (or a new mbarrier). Every wait on it must be done.
+  }];
+  let arguments = (ins Tkgpu_MemDescType:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
   let hasVerifier = 1;
 }
 
@@ -78,9 +95,12 @@ def Tkgpu_AsyncTmaCopyGlobalToLocalOp : Tkgpu_Op<"async_tma_copy_global_to_local
     `coords` are element offsets in the language's order (outermost
     first; the lowering passes them innermost first, as TMA counts
     dimensions). Elements outside the tensor are written as zeros. The
-    buffer's shape is the descriptor's box.
+    buffer is a whole number of boxes: the box is the buffer's shape with
+    the contiguous dimension cut to one swizzle chunk of an nvmma_shared
+    buffer and the others to 256 (TMA's limits); the lowering issues one
+    copy per box, at the box's coordinates and its offset in the buffer.
   }];
-  let arguments = (ins Tkgpu_TensorMapPtr:$desc, Variadic<I32>:$coords,
+  let arguments = (ins Tkgpu_TensorMapDesc:$desc, Variadic<I32>:$coords,
                    Tkgpu_MemDescType:$result, Tkgpu_MemDescType:$barrier,
                    I1:$pred);
   let assemblyFormat = [{
@@ -96,12 +116,13 @@ def Tkgpu_AsyncTmaCopyLocalToGlobalOp : Tkgpu_Op<"async_tma_copy_local_to_global
   let summary = "TMA store of a shared buffer to the box at `coords`";
   let description = [{
     `cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group [desc, {coords} ],
-    [src]` then `cp.async.bulk.commit_group`, by thread 0. Elements outside
+    [src]` (one per box, as for the load) then `cp.async.bulk.commit_group`,
+    by thread 0. Elements outside
     the tensor are not written. The writes of the buffer must be fenced
     (fence_async_shared) and a CTA barrier passed before; the buffer may be
     reused after async_tma_store_wait.
   }];
-  let arguments = (ins Tkgpu_TensorMapPtr:$desc, Variadic<I32>:$coords,
+  let arguments = (ins Tkgpu_TensorMapDesc:$desc, Variadic<I32>:$coords,
                    Tkgpu_MemDescType:$src);
   let assemblyFormat = [{
     $desc `[` $coords `]` $src attr-dict `:` qualified(type($desc)) `,`
@@ -111,7 +132,8 @@ def Tkgpu_AsyncTmaCopyLocalToGlobalOp : Tkgpu_Op<"async_tma_copy_local_to_global
 }
 
 def Tkgpu_AsyncTmaStoreWaitOp : Tkgpu_Op<"async_tma_store_wait", [
-    MemoryEffects<[MemRead<Tkgpu_TmaSharedMemory>]>]> {
+    MemoryEffects<[MemRead<Tkgpu_TmaSharedMemory>,
+                   MemWrite<Tkgpu_TmaSharedMemory>]>]> {
   let summary = "wait until at most `pendings` TMA store groups read their buffers";
   let description = [{
     `cp.async.bulk.wait_group.read pendings`: the shared buffers of the

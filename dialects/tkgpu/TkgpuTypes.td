@@ -25,4 +25,17 @@ def Tkgpu_MemDescType : TypeDef<Tkgpu_Dialect, "MemDesc"> {
   }];
 }
 
+def Tkgpu_TensorMapType : TypeDef<Tkgpu_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "a CUtensorMap kernel parameter (TMA descriptor)";
+  let description = [{
+    `!tkgpu.tensor_map`: a 128-byte CUtensorMap that the runtime encodes on
+    the host at each launch (cuTensorMapEncodeTiled, from the kernel's
+    `tk.tensor_maps` entry) and passes by value as a `__grid_constant__`
+    parameter (`.param .align 64 .b8 [128]`). Only kernel arguments have
+    this type; the TMA ops take it as their descriptor, whose address
+    (a generic address of the parameter) the instructions read.
+  }];
+}
+
 #endif // TKGPU_TYPES_TD

@@ -39,6 +39,11 @@ ptxas = os.path.join(config.cuda_root, "bin", "ptxas")
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# cuobjdump disassembles cubins (SASS) without a GPU.
+cuobjdump = os.path.join(config.cuda_root, "bin", "cuobjdump")
+if os.path.exists(cuobjdump):
+    config.available_features.add("cuobjdump")
+    config.substitutions.append(("%cuobjdump", cuobjdump))
 # cuda.h, for tests that compile generated C (tkc --emit=header).
 config.substitutions.append(("%cuda_include",
                              os.path.join(config.cuda_root, "include")))

@@ -40,6 +40,31 @@
 // local_load.
 // fence_async_shared touches nothing.
 //
+// TMA and mbarriers (TkgpuTmaOps.td). The mbarrier operations synchronise
+// among themselves (arrive/expect_tx, try_wait and a copy's complete_tx
+// are atomic on the barrier word), so barrier_expect, wait_barrier and a
+// TMA load count as reads of the barrier: ordered after its init_barrier
+// (a write, by thread 0) and before its inval_barrier, but not against
+// each other. A TMA load's write of its buffer is checked where it is
+// issued (WAR, WAW) and is never pending: it completes at the mbarrier
+// wait, which makes it visible to each waiting thread, so no bar.sync
+// orders it (a barrier between the wait and the reads would order
+// nothing). A TMA store reads its buffer from its issue on (pending like
+// any read, so that later writes wait for the barrier after its
+// async_tma_store_wait); async_tma_store_wait itself touches nothing.
+//
+// Proxies. TMA reads and writes shared memory through the async proxy,
+// ordinary loads and stores (local_alloc/local_store, scratch, cp.async's
+// landed copies) through the generic proxy. A generic write followed by a
+// TMA access of the same bytes needs `fence.proxy.async` by the writing
+// threads before the barrier that orders them: the set of generic writes
+// since the last fence_async_shared flows with the pending set, and a TMA
+// op overlapping one gets a fence_async_shared and a barrier right before
+// it (a barrier of its own even where an earlier one ordered the write,
+// since the fence must come before the barrier). wgmma also reads through
+// the async proxy; its fences are placed explicitly by accelerate-matmul
+// and the pipeliner, so warp_group_dot is not checked here.
+//
 // The pending set (accesses since the last barrier on some path) flows
 // forward through the structured control flow: an scf.if joins (unions)
 // both branches; scf.for and scf.while iterate their body from the entry
@@ -51,6 +76,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/Allocation.h"
 #include "compiler/transforms/gpu/Passes.h"
+#include "dialects/tkgpu/TkgpuTmaOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -84,13 +110,16 @@ using Pending = std::set<Access>;
 constexpr size_t kMaxTrackedGroups = 8;
 
 /// What flows through the program: the accesses since the last barrier,
-/// and the reads of wgmma groups in flight, the most recent first.
+/// the reads of wgmma groups in flight, the most recent first, and the
+/// generic-proxy writes since the last proxy fence.
 struct State {
   Pending pending;
   std::vector<Pending> inFlight;
+  Pending unfenced;
 
   bool operator==(const State &other) const {
-    return pending == other.pending && inFlight == other.inFlight;
+    return pending == other.pending && inFlight == other.inFlight &&
+           unfenced == other.unfenced;
   }
 };
 
@@ -106,11 +135,35 @@ Access makeAccess(std::optional<SharedInterval> interval, bool isWrite) {
   return {bytes.start, bytes.end, isWrite};
 }
 
+/// Whether `op` accesses shared memory through the async proxy (TMA).
+bool isTmaCopy(Operation *op) {
+  return isa<AsyncTmaCopyGlobalToLocalOp, AsyncTmaCopyLocalToGlobalOp>(op);
+}
+
+/// Whether `op` is an mbarrier operation (its accesses are the barrier
+/// word, not data another proxy reads).
+bool isMBarrierOp(Operation *op) {
+  return isa<InitBarrierOp, BarrierExpectOp, WaitBarrierOp, InvalBarrierOp>(
+      op);
+}
+
 SmallVector<Access> getAccesses(Operation *op) {
   SmallVector<Access> accesses;
   if (isa<AsyncCommitGroupOp, AsyncWaitOp, FenceAsyncSharedOp,
-          WarpGroupDotWaitOp>(op))
+          WarpGroupDotWaitOp, AsyncTmaStoreWaitOp>(op))
     return accesses; // see the banner
+  // mbarrier operations other than init/inval read the barrier word.
+  if (isa<BarrierExpectOp, WaitBarrierOp>(op)) {
+    accesses.push_back(
+        makeAccess(getMemDescInterval(op->getOperand(0)), false));
+    return accesses;
+  }
+  if (auto load = dyn_cast<AsyncTmaCopyGlobalToLocalOp>(op)) {
+    accesses.push_back(makeAccess(getMemDescInterval(load.getResult()), true));
+    accesses.push_back(
+        makeAccess(getMemDescInterval(load.getBarrier()), false));
+    return accesses;
+  }
   if (auto scratch = dyn_cast<ScratchOpInterface>(op)) {
     int64_t size = scratch.getScratchSizeInBytes();
     if (size > 0) {
@@ -167,6 +220,7 @@ Pending join(Pending a, const Pending &b) {
 /// recent group of either path).
 State join(State a, const State &b) {
   a.pending = join(std::move(a.pending), b.pending);
+  a.unfenced = join(std::move(a.unfenced), b.unfenced);
   if (a.inFlight.size() < b.inFlight.size())
     a.inFlight.resize(b.inFlight.size());
   for (size_t i = 0; i < b.inFlight.size(); ++i)
@@ -216,17 +270,33 @@ private:
       return state;
     }
 
+    if (isa<FenceAsyncSharedOp>(op))
+      state.unfenced.clear();
+
     // In-flight wgmma reads are not checked: no barrier orders them (see
     // the banner).
     SmallVector<Access> accesses = getAccesses(op);
     bool conflict = conflictsWithAny(accesses, state.pending);
-    if (conflict) {
+    // A TMA access after generic writes of its bytes: fence, then barrier.
+    bool fence = isTmaCopy(op) && conflictsWithAny(accesses, state.unfenced);
+    if (fence) {
+      if (insert) {
+        OpBuilder builder(op);
+        FenceAsyncSharedOp::create(builder, op->getLoc());
+      }
+      state.unfenced.clear();
+    }
+    if (conflict || fence) {
       if (insert) {
         OpBuilder builder(op);
         BarrierOp::create(builder, op->getLoc());
       }
       state.pending.clear();
     }
+    if (!isTmaCopy(op) && !isMBarrierOp(op))
+      for (const Access &access : accesses)
+        if (std::get<2>(access))
+          state.unfenced.insert(access);
     auto dot = dyn_cast<WarpGroupDotOp>(op);
     if (dot && dot.getIsAsync()) {
       state.inFlight.insert(state.inFlight.begin(),
@@ -236,11 +306,19 @@ private:
         state.inFlight.pop_back();
         state.inFlight.back() = join(std::move(state.inFlight.back()), oldest);
       }
+    } else if (isa<AsyncTmaCopyGlobalToLocalOp>(op)) {
+      // Only the barrier read: the buffer's bytes land at the mbarrier
+      // wait.
+      state.pending.insert(accesses.back());
     } else if (!isa<AsyncCopyGlobalToLocalOp>(op)) {
       state.pending.insert(accesses.begin(), accesses.end());
     }
-    if (isa<AsyncWaitOp>(op))
-      state.pending.insert(makeAccess(std::nullopt, /*isWrite=*/true));
+    if (isa<AsyncWaitOp>(op)) {
+      // cp.async's copies land here, written through the generic proxy.
+      Access landed = makeAccess(std::nullopt, /*isWrite=*/true);
+      state.pending.insert(landed);
+      state.unfenced.insert(landed);
+    }
     return state;
   }
 

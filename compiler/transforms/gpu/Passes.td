@@ -61,6 +61,23 @@ def TkTestPrintAxisInfo : Pass<"tk-test-print-axis-info", "::mlir::ModuleOp"> {
   }];
 }
 
+def TkgpuLowerTma : Pass<"tkgpu-lower-tma", "::mlir::ModuleOp"> {
+  let summary = "Tensor descriptor loads/stores as TMA copies (sm_90a)";
+  let description = [{
+    Each tk.descriptor_load / tk.descriptor_store left by
+    tk-lower-tensor-descriptors (keep-host-tma) becomes TMA ops on a
+    hidden `!tkgpu.tensor_map` kernel parameter, listed in the kernel's
+    `tk.tensor_maps` for the metadata (the runtime encodes it at launch).
+    A load fills the nvmma_shared buffer its consumer stages it in (or one
+    of its own, then local_load) through an mbarrier: init, expect-tx,
+    the bulk tensor copy, wait on phase 0, inval. A store goes through a
+    local_alloc of the value, the bulk tensor store and its wait.
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tk::TkDialect"];
+}
+
 def TkgpuPipeline : Pass<"tkgpu-pipeline", "::mlir::ModuleOp"> {
   let summary = "Multi-buffer the operand loads of dot loops with cp.async";
   let description = [{

@@ -88,6 +88,10 @@
 // async proxy, so a `fence_async_shared` follows each async_wait (before
 // membar's barrier).
 //
+// TMA (tkgpu-lower-tma's loads feeding warp_group_dots): the same schedule
+// with one mbarrier per slot and carried phases instead of commit groups
+// and waits; PipelineTma.cpp. Those loops are rewritten first.
+//
 // Why not MLIR's scf::pipelineForLoop: its expansion carries every value
 // that crosses stages as extra iter_args (here: a second set of pointer
 // tensors, tens of registers per thread) and predicates with scf.if or
@@ -99,6 +103,7 @@
 #include "compiler/analysis/AccessWidth.h"
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/transforms/gpu/Passes.h"
+#include "compiler/transforms/gpu/PipelineTma.h"
 #include "dialects/tk/TkDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -303,7 +308,9 @@ LogicalResult collectFetchStage(LoopPlan &plan) {
 /// where a wait follows), or is read inside an op with regions after it
 /// (a flattened loop's epilogue, `scf.if last`), which then waits for it
 /// (waitInEpilogues). Anything else reading it would need it complete.
-bool canKeepDotsInFlight(scf::ForOp loop) {
+/// (The TMA pipeliner, which places no epilogue waits, uses the stricter
+/// tkgpu::canKeepDotsInFlight below.)
+bool canKeepDotsInFlightOrInEpilogues(scf::ForOp loop) {
   Block *body = loop.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   for (auto dot : body->getOps<WarpGroupDotOp>()) {
@@ -448,7 +455,8 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
     if (hasDotReaders(pipelined.alloc, /*wgmma=*/true) != plan.wgmma)
       return std::nullopt;
   plan.distance = numStages;
-  if (plan.wgmma && numStages >= 3 && canKeepDotsInFlight(loop)) {
+  if (plan.wgmma && numStages >= 3 &&
+      canKeepDotsInFlightOrInEpilogues(loop)) {
     plan.dotPendings = 1;
     plan.distance = numStages - 1;
   } else if (plan.wgmma && numStages >= 3 && canDeferCarriedWaits(loop)) {
@@ -731,13 +739,40 @@ struct PipelinePass : public tkgpu::impl::TkgpuPipelineBase<PipelinePass> {
     // Plans first (the analysis knows only the original values), inner
     // loops before the loops around them.
     SmallVector<LoopPlan> plans;
+    SmallVector<scf::ForOp> others;
     module.walk([&](scf::ForOp loop) {
       if (std::optional<LoopPlan> plan = planLoop(loop, numStages, axisInfo))
         plans.push_back(std::move(*plan));
+      else
+        others.push_back(loop);
     });
+    // TMA loops (no cp.async plan touches them), then the cp.async ones.
+    for (scf::ForOp loop : others) {
+      unsigned stages = numStages;
+      if (auto attr = loop->getAttrOfType<IntegerAttr>(kLoopNumStagesAttr))
+        stages = attr.getInt() < 1 ? 1 : attr.getInt();
+      pipelineTmaLoop(loop, stages);
+    }
     for (LoopPlan &plan : plans)
       rewriteLoop(plan);
   }
 };
 
 } // namespace
+
+/// Whether every warp_group_dot of the body may still run when the
+/// iteration ends: its result only goes back, through the yield, into the
+/// accumulator of the same dot in the next iteration (and out of the loop,
+/// where a wait follows). Anything else reading it would need it complete.
+bool tkgpu::canKeepDotsInFlight(scf::ForOp loop) {
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto dot : loop.getBody()->getOps<WarpGroupDotOp>()) {
+    if (!dot->hasOneUse() || *dot->user_begin() != yield.getOperation())
+      return false;
+    unsigned index = dot->use_begin()->getOperandNumber();
+    Value iterArg = loop.getRegionIterArg(index);
+    if (!iterArg.hasOneUse() || dot.getC() != iterArg)
+      return false;
+  }
+  return true;
+}

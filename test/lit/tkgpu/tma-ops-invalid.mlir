@@ -23,20 +23,20 @@ func.func @coords(%desc: !tk.ptr<i8>, %i: i32, %p: i1) {
 
 // -----
 
-#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
-func.func @box(%desc: !tk.ptr<i8>, %i: i32) {
-  %buf = tkgpu.local_alloc !tkgpu.memdesc<512x64xf16, #sa>
-  // expected-error @+1 {{TMA box dimensions are 1 to 256}}
-  tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %buf : !tk.ptr<i8>, !tkgpu.memdesc<512x64xf16, #sa>
+#s = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+func.func @layout(%desc: !tkgpu.tensor_map, %i: i32) {
+  %buf = tkgpu.local_alloc !tkgpu.memdesc<64x64xf16, #s>
+  // expected-error @+1 {{a TMA buffer needs an nvmma_shared layout contiguous along its last dimension}}
+  tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %buf : !tkgpu.tensor_map, !tkgpu.memdesc<64x64xf16, #s>
   return
 }
 
 // -----
 
-#s = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
-func.func @inner_bytes(%desc: !tk.ptr<i8>, %i: i32) {
-  %buf = tkgpu.local_alloc !tkgpu.memdesc<64x4xf16, #s>
-  // expected-error @+1 {{the innermost box dimension must be a multiple of 16 bytes}}
-  tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %buf : !tk.ptr<i8>, !tkgpu.memdesc<64x4xf16, #s>
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @inval_type() {
+  %bar = tkgpu.local_alloc !tkgpu.memdesc<1xi32, #bar>
+  // expected-error @+1 {{the barrier must be a memdesc of one i64}}
+  tkgpu.inval_barrier %bar : !tkgpu.memdesc<1xi32, #bar>
   return
 }

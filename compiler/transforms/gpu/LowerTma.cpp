@@ -1,0 +1,255 @@
+//===- LowerTma.cpp - tensor descriptor accesses as TMA copies ------------===//
+//
+// On sm_90a, tk-lower-tensor-descriptors leaves the descriptor accesses
+// whose tensor map the host can encode (compiler/analysis/TensorMapSource.h)
+// and this pass maps them onto the tensor-memory engine:
+//
+// Tensor maps. Each distinct (base, shape, strides, box, swizzle) gets one
+// hidden kernel parameter of type `!tkgpu.tensor_map`, appended after the
+// kernel's own parameters, and an entry in the kernel's `tk.tensor_maps`
+// attribute (base parameter name, dtype, shape and strides as parameter
+// names or constants, box, swizzle), which tkc writes into the metadata's
+// `tensor_maps` so that libtkrt encodes the CUtensorMap at every launch
+// (cuTensorMapEncodeTiled) and passes it, by value, as that parameter
+// (docs/runtime.md). The box is the buffer's TMA box (getTmaBoxShape): a
+// tile wider than one swizzle chunk moves as several boxes.
+//
+// Loads. The buffer is the consumer's: when the loaded block (maybe through
+// one convert_layout) is only staged by a local_alloc in an nvmma_shared
+// layout contiguous along its last dimension (accelerate-matmul's wgmma
+// operand), TMA writes that layout itself and the local_alloc goes;
+// otherwise the block lands in a buffer of the widest swizzle that fits
+// and a local_load reads it in the load's layout. Then
+//
+//   %bar = local_alloc : memdesc<1xi64>;  init_barrier %bar, 1
+//   %buf = local_alloc : memdesc<block>
+//   barrier_expect %bar, <bytes of the block>, true
+//   async_tma_copy_global_to_local %map[indices] %buf, %bar, true
+//   wait_barrier %bar, 0;  inval_barrier %bar
+//
+// one barrier per access, used for one phase: the pipeliner turns such
+// accesses in a loop into multi-buffered copies with one barrier per stage
+// and carried phases (Pipeline.cpp); tkgpu-membar places the CTA barriers
+// (after the init, before the inval) and knows that the copy's bytes are
+// visible at the wait.
+//
+// Stores. The value (before any convert_layout: local_alloc stores every
+// distributed layout) is written to an nvmma_shared buffer, then
+//
+//   async_tma_copy_local_to_global %map[indices] %buf
+//   async_tma_store_wait {pendings = 0}
+//
+// membar puts the proxy fence (generic writes, async-proxy read) and the
+// barrier before the copy. Elements outside the tensor are zero on load
+// and not written on store, as the descriptor ops promise.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/analysis/TensorMapSource.h"
+#include "compiler/transforms/gpu/Passes.h"
+#include "dialects/tk/TkDescriptorOps.h"
+#include "dialects/tk/TkDialect.h"
+#include "dialects/tkgpu/OperandLayouts.h"
+#include "dialects/tkgpu/TkgpuTmaOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tkgpu {
+#define GEN_PASS_DEF_TKGPULOWERTMA
+#include "compiler/transforms/gpu/Passes.h.inc"
+} // namespace mlir::tkgpu
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+constexpr StringLiteral kTensorMapsAttr = "tk.tensor_maps";
+
+/// The hidden tensor-map parameters of one kernel.
+class TensorMapParams {
+public:
+  explicit TensorMapParams(func::FuncOp kernel) : kernel(kernel) {
+    if (auto names = kernel->getAttrOfType<ArrayAttr>("tk.arg_names"))
+      for (Attribute name : names)
+        argNames.push_back(cast<StringAttr>(name).str());
+    if (auto types = kernel->getAttrOfType<ArrayAttr>("tk.arg_types"))
+      for (Attribute type : types)
+        argTypes.push_back(cast<StringAttr>(type).str());
+  }
+
+  /// The parameter holding the map for `access` moving `buffer`.
+  Value get(Operation *access, MemDescType buffer) {
+    std::optional<tk::TensorMapSource> source = tk::getTensorMapSource(access);
+    Builder b(kernel.getContext());
+    auto operands = [&](ArrayRef<tk::TensorMapOperandSource> list) {
+      SmallVector<Attribute> attrs;
+      for (const tk::TensorMapOperandSource &operand : list)
+        attrs.push_back(operand.argIndex >= 0
+                            ? Attribute(b.getStringAttr(
+                                  argName(unsigned(operand.argIndex))))
+                            : Attribute(b.getI64IntegerAttr(operand.value)));
+      return b.getArrayAttr(attrs);
+    };
+    auto layout = cast<NvmmaSharedEncodingAttr>(buffer.getEncoding());
+    NamedAttribute fields[] = {
+        b.getNamedAttr("base", b.getStringAttr(argName(source->baseArg))),
+        b.getNamedAttr("dtype", b.getStringAttr(dtype(source->baseArg,
+                                                      buffer))),
+        b.getNamedAttr("shape", operands(source->shape)),
+        b.getNamedAttr("strides", operands(source->strides)),
+        b.getNamedAttr("block", b.getI64ArrayAttr(getTmaBoxShape(buffer))),
+        b.getNamedAttr("swizzle", b.getI64IntegerAttr(layout.getSwizzle())),
+    };
+    auto entry = b.getDictionaryAttr(fields);
+    auto [it, inserted] = params.try_emplace(entry, Value());
+    if (inserted) {
+      unsigned index = kernel.getNumArguments();
+      (void)kernel.insertArgument(index, TensorMapType::get(b.getContext()),
+                                  DictionaryAttr(), access->getLoc());
+      it->second = kernel.getArgument(index);
+      entries.push_back(entry);
+      kernel->setAttr(kTensorMapsAttr, b.getArrayAttr(entries));
+    }
+    return it->second;
+  }
+
+private:
+  std::string argName(unsigned index) const {
+    return index < argNames.size() ? argNames[index]
+                                   : "arg" + std::to_string(index);
+  }
+
+  /// The pointee's spelling in the metadata ("f16"): the frontend's
+  /// parameter type without its `*`, else the buffer's element type.
+  std::string dtype(unsigned baseArg, MemDescType buffer) const {
+    if (baseArg < argTypes.size() && !argTypes[baseArg].empty() &&
+        argTypes[baseArg][0] == '*')
+      return argTypes[baseArg].substr(1);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    buffer.getElementType().print(os);
+    return text;
+  }
+
+  func::FuncOp kernel;
+  std::vector<std::string> argNames, argTypes;
+  llvm::DenseMap<Attribute, Value> params;
+  SmallVector<Attribute> entries;
+};
+
+/// The nvmma_shared buffer type this pass gives a block of `type` (row
+/// major, the widest swizzle its rows allow).
+MemDescType getOwnBufferType(RankedTensorType type) {
+  auto layout = getWgmmaOperandSharedEncoding(type.getShape(),
+                                              type.getElementType(), {1, 0});
+  return MemDescType::get(type.getContext(), type.getShape(),
+                          type.getElementType(), layout);
+}
+
+/// Whether TMA can write `alloc`'s buffer as it is.
+bool isTmaBuffer(LocalAllocOp alloc) {
+  MemDescType type = alloc.getType();
+  SmallVector<int64_t> box = getTmaBoxShape(type);
+  if (box.empty())
+    return false;
+  for (auto [dim, boxDim] : llvm::zip_equal(type.getShape(), box))
+    if (dim % boxDim != 0)
+      return false;
+  return (box.back() * type.getElementType().getIntOrFloatBitWidth() / 8) %
+             16 ==
+         0;
+}
+
+int64_t getBufferBytes(MemDescType type) {
+  return type.getNumElements() * type.getElementType().getIntOrFloatBitWidth() /
+         8;
+}
+
+void lowerLoad(tk::DescriptorLoadOp load, TensorMapParams &maps) {
+  // The consumer's staging buffer, when TMA can fill it.
+  Operation *user = load->hasOneUse() ? *load->user_begin() : nullptr;
+  auto convert = dyn_cast_or_null<ConvertLayoutOp>(user);
+  if (convert)
+    user = convert->hasOneUse() ? *convert->user_begin() : nullptr;
+  auto alloc = dyn_cast_or_null<LocalAllocOp>(user);
+  if (alloc && !isTmaBuffer(alloc))
+    alloc = nullptr;
+
+  auto type = cast<RankedTensorType>(load.getType());
+  MemDescType bufferType = alloc ? alloc.getType() : getOwnBufferType(type);
+  Location loc = load.getLoc();
+  OpBuilder b(alloc ? alloc.getOperation() : load.getOperation());
+  Value map = maps.get(load, bufferType);
+  MLIRContext *ctx = b.getContext();
+  auto barrierType = MemDescType::get(
+      ctx, {1}, b.getI64Type(), SharedEncodingAttr::get(ctx, 1, 1, 1, {0}));
+  Value barrier = LocalAllocOp::create(b, loc, barrierType, Value());
+  InitBarrierOp::create(b, loc, barrier, 1);
+  Value buffer = LocalAllocOp::create(b, loc, bufferType, Value());
+  Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+  BarrierExpectOp::create(b, loc, barrier, getBufferBytes(bufferType), yes);
+  AsyncTmaCopyGlobalToLocalOp::create(b, loc, map, load.getIndices(), buffer,
+                                      barrier, yes);
+  Value phase = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
+  WaitBarrierOp::create(b, loc, barrier, phase);
+  InvalBarrierOp::create(b, loc, barrier);
+
+  if (alloc) {
+    alloc.replaceAllUsesWith(buffer);
+    alloc.erase();
+    if (convert)
+      convert.erase();
+  } else {
+    Value value = LocalLoadOp::create(b, loc, type, buffer);
+    load.replaceAllUsesWith(value);
+  }
+  load.erase();
+}
+
+void lowerStore(tk::DescriptorStoreOp store, TensorMapParams &maps) {
+  Value value = store.getValue();
+  auto convert = value.getDefiningOp<ConvertLayoutOp>();
+  if (convert)
+    value = convert.getSrc();
+  MemDescType bufferType =
+      getOwnBufferType(cast<RankedTensorType>(store.getValue().getType()));
+  Location loc = store.getLoc();
+  OpBuilder b(store);
+  Value map = maps.get(store, bufferType);
+  Value buffer = LocalAllocOp::create(b, loc, bufferType, value);
+  AsyncTmaCopyLocalToGlobalOp::create(b, loc, map, store.getIndices(), buffer);
+  AsyncTmaStoreWaitOp::create(b, loc, 0);
+  store.erase();
+  if (convert && convert->use_empty())
+    convert.erase();
+}
+
+struct LowerTmaPass : public tkgpu::impl::TkgpuLowerTmaBase<LowerTmaPass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      SmallVector<Operation *> accesses;
+      func.walk([&](Operation *op) {
+        if (isa<tk::DescriptorLoadOp, tk::DescriptorStoreOp>(op))
+          accesses.push_back(op);
+      });
+      if (accesses.empty())
+        continue;
+      TensorMapParams maps(func);
+      for (Operation *op : accesses) {
+        if (!tk::canUseHostTensorMap(op)) {
+          op->emitError("this tensor descriptor access cannot use TMA "
+                        "(tk-lower-tensor-descriptors should have lowered it)");
+          return signalPassFailure();
+        }
+        if (auto load = dyn_cast<tk::DescriptorLoadOp>(op))
+          lowerLoad(load, maps);
+        else
+          lowerStore(cast<tk::DescriptorStoreOp>(op), maps);
+      }
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,409 @@
+//===- PipelineTma.cpp - multi-buffered TMA loads in tkgpu-pipeline -------===//
+//
+// tkgpu-lower-tma gives every TMA load its own mbarrier for one phase:
+//
+//   %bar = local_alloc; init_barrier %bar, 1; %buf = local_alloc
+//   barrier_expect %bar, B, true
+//   async_tma_copy_global_to_local %map[coords] %buf, %bar, true
+//   wait_barrier %bar, 0; inval_barrier %bar
+//
+// In an scf.for whose loaded tiles only feed warp_group_dots (wgmma reads
+// them from shared memory), this file runs the loads of later iterations
+// behind the dots of the current one, with S = num_stages slots per tile
+// and one mbarrier per slot, shared by all tiles of an iteration (it
+// expects the sum of their bytes):
+//
+//   %bufs = local_alloc : memdesc<S x tile> (per load), %bars : <S x 1xi64>
+//   init_barrier %bars[s], 1 for every slot s
+//   fetch(j) into slot j for j = 0 .. D-1
+//   scf.for i iter_args(..., slot = 0, phase = 0[, insert = D mod S])
+//     wait_barrier %bars[slot], phase            (iteration i has landed)
+//     %d = warp_group_dot %bufs[slot] ... {isAsync}
+//     warp_group_dot_wait %d {pendings = P}
+//     fetch(i + D) into slot insert
+//     yield ..., slot + 1 mod S, phase ^ (slot + 1 == S), insert + 1 mod S
+//   [warp_group_dot_wait {0}]; inval_barrier %bars[s]; local_dealloc
+//
+//   fetch(j) = the coordinates for iteration j (their computation cloned
+//   from the body), then, predicated on `lb + j*step < ub`:
+//   barrier_expect %bars[slot], sum of bytes; one copy per load.
+//
+// Phases: slot s serves iterations s, s + S, s + 2S, ...; the k-th of them
+// waits for the barrier's k-th phase, parity k & 1 = (i / S) & 1, carried
+// as `phase` and flipped whenever the slot index wraps to 0. Iterations
+// past the end are never armed nor copied (the predicate), so nothing is
+// in flight after the loop and any trip count works without peeling.
+//
+// Distance and dots (as for cp.async in Pipeline.cpp): with S >= 3 and dot
+// results that only feed their own accumulator, P = 1 and D = S - 1: the
+// slot refilled at the end of iteration i, (i - 1) mod S, was read by the
+// dot of i - 1, which the wait of iteration i retired; otherwise P = 0 and
+// D = S (the slot just read). tkgpu-membar then places one CTA barrier per
+// iteration, before the copies (every warp group's retired reads of the
+// slot before thread 0 overwrites it), and none before the dots: the TMA
+// bytes are visible at the mbarrier wait. TMA writes and wgmma reads are
+// both async-proxy accesses, so no proxy fence is needed in the loop; the
+// fence accelerate-matmul put before the dots for its staging stores is
+// dropped when no generic store precedes it in the body.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/transforms/gpu/PipelineTma.h"
+
+#include "dialects/tkgpu/TkgpuDialect.h"
+#include "dialects/tkgpu/TkgpuTmaOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+/// One single-use TMA load of tkgpu-lower-tma.
+struct TmaLoad {
+  LocalAllocOp barrier, buffer;
+  InitBarrierOp init;
+  BarrierExpectOp expect;
+  AsyncTmaCopyGlobalToLocalOp copy;
+  WaitBarrierOp wait;
+  InvalBarrierOp inval;
+  Value buffers; // the multi-buffer, once created
+};
+
+struct TmaLoopPlan {
+  scf::ForOp loop;
+  unsigned numStages = 1;
+  unsigned dotPendings = 0;
+  unsigned distance = 1;
+  int64_t bytes = 0; // per iteration, all loads
+  SmallVector<TmaLoad> loads;
+  /// The ops of the body computing the coordinates, in body order.
+  llvm::SetVector<Operation *> fetchOps;
+};
+
+/// The load group around `copy`, if it has tkgpu-lower-tma's form in the
+/// loop body and its tile only feeds warp_group_dots.
+std::optional<TmaLoad> matchTmaLoad(AsyncTmaCopyGlobalToLocalOp copy,
+                                    Block *body) {
+  TmaLoad load;
+  load.copy = copy;
+  load.buffer = copy.getResult().getDefiningOp<LocalAllocOp>();
+  load.barrier = copy.getBarrier().getDefiningOp<LocalAllocOp>();
+  if (!load.buffer || !load.barrier || load.buffer.getSrc() ||
+      load.barrier.getSrc() || load.buffer->getBlock() != body ||
+      load.barrier->getBlock() != body || !matchPattern(copy.getPred(), m_One()))
+    return std::nullopt;
+  for (Operation *user : load.barrier->getUsers()) {
+    if (auto init = dyn_cast<InitBarrierOp>(user); init && !load.init)
+      load.init = init;
+    else if (auto expect = dyn_cast<BarrierExpectOp>(user);
+             expect && !load.expect && matchPattern(expect.getPred(), m_One()))
+      load.expect = expect;
+    else if (auto wait = dyn_cast<WaitBarrierOp>(user); wait && !load.wait)
+      load.wait = wait;
+    else if (auto inval = dyn_cast<InvalBarrierOp>(user); inval && !load.inval)
+      load.inval = inval;
+    else if (user != copy.getOperation())
+      return std::nullopt;
+  }
+  if (!load.init || !load.expect || !load.wait || !load.inval ||
+      load.init.getCount() != 1)
+    return std::nullopt;
+  for (OpOperand &use : load.buffer->getUses()) {
+    if (use.getOwner() == copy.getOperation())
+      continue;
+    auto dot = dyn_cast<WarpGroupDotOp>(use.getOwner());
+    if (!dot || &use == &dot.getCMutable())
+      return std::nullopt;
+  }
+  return load;
+}
+
+/// Collects the coordinate computation of `plan`'s loads: pure ops of the
+/// body on the induction variable and values from outside the loop.
+LogicalResult collectFetchOps(TmaLoopPlan &plan) {
+  Block *body = plan.loop.getBody();
+  llvm::DenseSet<Operation *> members;
+  SmallVector<Value> worklist;
+  for (TmaLoad &load : plan.loads)
+    llvm::append_range(worklist, load.copy.getCoords());
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == body && arg != plan.loop.getInductionVar())
+        return failure(); // a carried coordinate
+      continue;
+    }
+    Operation *op = value.getDefiningOp();
+    if (op->getBlock() != body || !members.insert(op).second)
+      continue;
+    if (!isPure(op) || op->getNumRegions() != 0)
+      return failure();
+    llvm::append_range(worklist, op->getOperands());
+  }
+  for (Operation &op : body->without_terminator())
+    if (members.contains(&op))
+      plan.fetchOps.insert(&op);
+  return success();
+}
+
+std::optional<TmaLoopPlan> planTmaLoop(scf::ForOp loop, unsigned numStages) {
+  if (numStages <= 1)
+    return std::nullopt;
+  TmaLoopPlan plan;
+  plan.loop = loop;
+  plan.numStages = numStages;
+  for (auto copy : loop.getBody()->getOps<AsyncTmaCopyGlobalToLocalOp>()) {
+    std::optional<TmaLoad> load = matchTmaLoad(copy, loop.getBody());
+    if (!load)
+      return std::nullopt;
+    plan.bytes += load->expect.getBytes();
+    plan.loads.push_back(*load);
+  }
+  if (plan.loads.empty() || failed(collectFetchOps(plan)))
+    return std::nullopt;
+  plan.distance = numStages;
+  if (numStages >= 3 && canKeepDotsInFlight(loop)) {
+    plan.dotPendings = 1;
+    plan.distance = numStages - 1;
+  }
+  return plan;
+}
+
+Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t v) {
+  return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
+}
+
+/// `index + 1` wrapped to 0 at `numStages`.
+Value emitNextSlot(OpBuilder &b, Location loc, Value index,
+                   unsigned numStages) {
+  Type i32 = b.getI32Type();
+  Value next = arith::AddIOp::create(b, loc, index,
+                                     createIntConstant(b, loc, i32, 1));
+  Value wraps = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::eq, next,
+      createIntConstant(b, loc, i32, numStages));
+  return arith::SelectOp::create(b, loc, wraps,
+                                 createIntConstant(b, loc, i32, 0), next);
+}
+
+/// The barrier of slot `slot` in `bars`.
+Value emitSlotBarrier(OpBuilder &b, Location loc, TmaLoopPlan &plan,
+                      Value bars, Value slot) {
+  return MemDescIndexOp::create(b, loc,
+                                plan.loads.front().barrier.getType(), bars,
+                                slot);
+}
+
+/// The fetch of iteration `iv` into slot `slot`: coordinates, then, if the
+/// iteration exists, the barrier armed with all bytes and one copy per
+/// load.
+void emitFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars, Value iv,
+               Value slot) {
+  scf::ForOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  IRMapping map;
+  map.map(loop.getInductionVar(), iv);
+  for (Operation *op : plan.fetchOps)
+    b.clone(*op, map);
+  Value exists = arith::CmpIOp::create(
+      b, loc,
+      loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                            : arith::CmpIPredicate::slt,
+      iv, loop.getUpperBound());
+  Value barrier = emitSlotBarrier(b, loc, plan, bars, slot);
+  BarrierExpectOp::create(b, loc, barrier, plan.bytes, exists);
+  for (TmaLoad load : plan.loads) {
+    SmallVector<Value> coords;
+    for (Value coord : load.copy.getCoords())
+      coords.push_back(map.lookupOrDefault(coord));
+    Value dst = MemDescIndexOp::create(b, load.copy.getLoc(),
+                                       load.buffer.getType(), load.buffers,
+                                       slot);
+    AsyncTmaCopyGlobalToLocalOp::create(b, load.copy.getLoc(),
+                                        load.copy.getDesc(), coords, dst,
+                                        barrier, exists);
+  }
+}
+
+void rewriteTmaLoop(TmaLoopPlan &plan) {
+  scf::ForOp loop = plan.loop;
+  unsigned numStages = plan.numStages, distance = plan.distance;
+  Location loc = loop.getLoc();
+  MLIRContext *ctx = loop.getContext();
+  Type ivType = loop.getInductionVar().getType();
+  Type i32 = IntegerType::get(ctx, 32);
+  OpBuilder b(loop);
+
+  for (TmaLoad &load : plan.loads) {
+    MemDescType tile = load.buffer.getType();
+    SmallVector<int64_t> shape{int64_t(numStages)};
+    llvm::append_range(shape, tile.getShape());
+    load.buffers = LocalAllocOp::create(
+        b, load.buffer.getLoc(),
+        MemDescType::get(ctx, shape, tile.getElementType(),
+                         addLeadingBufferDim(tile.getEncoding())),
+        Value());
+  }
+  MemDescType barrierType = plan.loads.front().barrier.getType();
+  Value bars = LocalAllocOp::create(
+      b, loc,
+      MemDescType::get(ctx, {int64_t(numStages), 1}, barrierType.getElementType(),
+                       addLeadingBufferDim(barrierType.getEncoding())),
+      Value());
+  for (unsigned s = 0; s < numStages; ++s)
+    InitBarrierOp::create(
+        b, loc, emitSlotBarrier(b, loc, plan, bars, createIntConstant(b, loc, i32, s)),
+        1);
+
+  // Prologue: iterations 0 .. D-1 into slots 0 .. D-1.
+  for (unsigned stage = 0; stage < distance; ++stage) {
+    Value iv = loop.getLowerBound();
+    if (stage > 0)
+      iv = arith::AddIOp::create(
+          b, loc, iv,
+          arith::MulIOp::create(b, loc, loop.getStep(),
+                                createIntConstant(b, loc, ivType, stage)));
+    emitFetch(b, plan, bars, iv, createIntConstant(b, loc, i32, stage));
+  }
+
+  bool ownInsertSlot = distance % numStages != 0;
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.push_back(createIntConstant(b, loc, i32, 0)); // slot read
+  inits.push_back(createIntConstant(b, loc, i32, 0)); // its phase
+  if (ownInsertSlot)
+    inits.push_back(createIntConstant(b, loc, i32, distance % numStages));
+  auto newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(),
+                                    loop.getUpperBound(), loop.getStep(),
+                                    inits, nullptr, loop.getUnsignedCmp());
+  for (NamedAttribute attr : loop->getDiscardableAttrs())
+    if (attr.getName() != "tk.num_stages")
+      newLoop->setAttr(attr.getName(), attr.getValue());
+  Block *newBody = newLoop.getBody();
+  if (!newBody->empty())
+    newBody->back().erase();
+  unsigned numIterArgs = loop.getNumRegionIterArgs();
+  Value slot = newLoop.getRegionIterArg(numIterArgs);
+  Value phase = newLoop.getRegionIterArg(numIterArgs + 1);
+  Value insertSlot =
+      ownInsertSlot ? newLoop.getRegionIterArg(numIterArgs + 2) : slot;
+
+  b.setInsertionPointToStart(newBody);
+  IRMapping map;
+  map.map(loop.getInductionVar(), newLoop.getInductionVar());
+  for (unsigned number = 0; number < numIterArgs; ++number)
+    map.map(loop.getRegionIterArg(number), newLoop.getRegionIterArg(number));
+
+  // This iteration's tiles have landed.
+  WaitBarrierOp::create(b, loc, emitSlotBarrier(b, loc, plan, bars, slot),
+                        phase);
+  llvm::DenseSet<Operation *> removed;
+  for (TmaLoad &load : plan.loads) {
+    Value tile = MemDescIndexOp::create(b, load.buffer.getLoc(),
+                                        load.buffer.getType(), load.buffers,
+                                        slot);
+    map.map(load.buffer.getResult(), tile);
+    for (Operation *op :
+         {load.barrier.getOperation(), load.buffer.getOperation(),
+          load.init.getOperation(), load.expect.getOperation(),
+          load.copy.getOperation(), load.wait.getOperation(),
+          load.inval.getOperation()})
+      removed.insert(op);
+  }
+  // The consume stage: the old body without the loads; its dots run
+  // asynchronously, a wait after each keeps at most dotPendings in flight.
+  Block *body = loop.getBody();
+  bool storesSinceFence = false;
+  for (Operation &op : body->without_terminator()) {
+    if (removed.contains(&op))
+      continue;
+    if (isa<FenceAsyncSharedOp>(op) && !storesSinceFence)
+      continue;
+    if (auto alloc = dyn_cast<LocalAllocOp>(op))
+      storesSinceFence |= bool(alloc.getSrc());
+    if (isa<LocalStoreOp>(op))
+      storesSinceFence = true;
+    if (isa<FenceAsyncSharedOp>(op))
+      storesSinceFence = false;
+    Operation *clone = b.clone(op, map);
+    if (auto dot = dyn_cast<WarpGroupDotOp>(clone)) {
+      dot.setIsAsync(true);
+      auto wait = WarpGroupDotWaitOp::create(
+          b, dot.getLoc(), TypeRange{dot.getType()}, ValueRange{dot.getD()},
+          b.getI32IntegerAttr(plan.dotPendings));
+      map.map(cast<WarpGroupDotOp>(op).getD(), wait.getResult(0));
+    }
+  }
+
+  // The fetch of iteration i + D into the slot no dot reads any more.
+  Value aheadIv = arith::AddIOp::create(
+      b, loc, newLoop.getInductionVar(),
+      arith::MulIOp::create(b, loc, loop.getStep(),
+                            createIntConstant(b, loc, ivType, distance)));
+  emitFetch(b, plan, bars, aheadIv, insertSlot);
+
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  SmallVector<Value> yields;
+  for (Value operand : yield.getOperands())
+    yields.push_back(map.lookupOrDefault(operand));
+  Value nextSlot = emitNextSlot(b, loc, slot, numStages);
+  Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        nextSlot,
+                                        createIntConstant(b, loc, i32, 0));
+  Value flipped = arith::XOrIOp::create(b, loc, phase,
+                                        createIntConstant(b, loc, i32, 1));
+  yields.push_back(nextSlot);
+  yields.push_back(arith::SelectOp::create(b, loc, wrapped, flipped, phase));
+  if (ownInsertSlot)
+    yields.push_back(emitNextSlot(b, loc, insertSlot, numStages));
+  scf::YieldOp::create(b, yield.getLoc(), yields);
+
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*newBody)))
+    if (isOpTriviallyDead(&op))
+      op.erase();
+
+  // Epilogue: the dots still running complete before their results are
+  // used; no copy is in flight (iterations past the end issue none).
+  b.setInsertionPointAfter(newLoop);
+  SmallVector<Value> results(newLoop.getResults().take_front(numIterArgs));
+  if (plan.dotPendings > 0) {
+    SmallVector<Value> inFlight;
+    SmallVector<unsigned> numbers;
+    for (unsigned number = 0; number < numIterArgs; ++number)
+      if (yields[number].getDefiningOp<WarpGroupDotWaitOp>()) {
+        inFlight.push_back(results[number]);
+        numbers.push_back(number);
+      }
+    auto wait = WarpGroupDotWaitOp::create(
+        b, loc, ValueRange(inFlight).getTypes(), inFlight,
+        b.getI32IntegerAttr(0));
+    for (auto [i, number] : llvm::enumerate(numbers))
+      results[number] = wait.getResult(i);
+  }
+  for (unsigned s = 0; s < numStages; ++s)
+    InvalBarrierOp::create(
+        b, loc,
+        emitSlotBarrier(b, loc, plan, bars, createIntConstant(b, loc, i32, s)));
+  for (TmaLoad &load : plan.loads)
+    LocalDeallocOp::create(b, loc, load.buffers);
+  LocalDeallocOp::create(b, loc, bars);
+
+  for (unsigned number = 0; number < numIterArgs; ++number)
+    loop.getResult(number).replaceAllUsesWith(results[number]);
+  loop.erase();
+}
+
+} // namespace
+
+bool tkgpu::pipelineTmaLoop(scf::ForOp loop, unsigned numStages) {
+  std::optional<TmaLoopPlan> plan = planTmaLoop(loop, numStages);
+  if (!plan)
+    return false;
+  rewriteTmaLoop(*plan);
+  return true;
+}

@@ -2,18 +2,19 @@
 #
 # Nearly all the time of a clean build goes into parsing LLVM's and MLIR's
 # headers again in every translation unit (cmake/pch/LlvmMlirHeaders.h says
-# how much). A precompiled header needs the flags of the TUs that use it,
-# and tk has two flag families:
-#   noeh  targets made by add_mlir_library (the dialects and the compiler's
-#         passes): LLVM's flags, -fno-exceptions -funwind-tables;
-#   eh    plain targets (frontend, interpreter, driver, JIT, tools, unit
-#         tests): C++ exceptions on.
-# Each family compiles the header once, in a small object library of its
-# own, and its targets reuse it (REUSE_FROM). tk_use_precompiled_headers()
-# runs after all targets exist (the top-level CMakeLists.txt).
+# how much). A precompiled header needs the flags of the TUs that use it;
+# all of tk's targets have the same flags (C++ exceptions on everywhere, see
+# LLVM_ENABLE_EH in the top-level CMakeLists.txt), so one header, compiled
+# once in a small object library of its own (tk_pch), serves every target
+# that reuses it (REUSE_FROM). tk_use_precompiled_headers() runs after all
+# targets exist (the top-level CMakeLists.txt).
+#
+# (Until 2026-12-02 there were two families, the add_mlir_library targets
+# with LLVM's -fno-exceptions and the rest with exceptions, and so two
+# precompiled headers: about 2 minutes of CPU per clean build each.)
 #
 # The compilers refuse a precompiled header built with other flags, so a
-# target in the wrong family would build correctly but slowly; g++'s
+# target with different flags would build correctly but slowly; g++'s
 # -Winvalid-pch (which CMake adds) prints a warning for each such TU.
 
 option(TK_PCH "Precompile the LLVM/MLIR headers tk's compiler includes" ON)
@@ -27,30 +28,19 @@ if(TK_ASAN_HOOKS_HEADER)
   list(PREPEND TK_PCH_HEADERS "${TK_ASAN_HOOKS_HEADER}")
 endif()
 
-function(tk_add_pch_target name eh)
-  add_library(${name} OBJECT "${PROJECT_SOURCE_DIR}/cmake/pch/PchAnchor.cpp")
-  if(NOT eh)
-    llvm_update_compile_flags(${name})
-  endif()
-  set_target_properties(${name} PROPERTIES TK_PCH ON)
-  target_precompile_headers(${name} PRIVATE ${TK_PCH_HEADERS})
-endfunction()
-
 function(tk_use_precompiled_headers)
   if(NOT TK_PCH)
     return()
   endif()
-  cmake_parse_arguments(ARG "" "" "NOEH;EH" ${ARGN})
-  tk_add_pch_target(tk_pch_noeh OFF)
-  tk_add_pch_target(tk_pch_eh ON)
-  foreach(family noeh eh)
-    string(TOUPPER ${family} key)
-    foreach(target ${ARG_${key}})
-      # Optional parts (the JIT, the GPU tests) may not be configured.
-      if(TARGET ${target})
-        set_target_properties(${target} PROPERTIES TK_PCH ON)
-        target_precompile_headers(${target} REUSE_FROM tk_pch_${family})
-      endif()
-    endforeach()
+  add_library(tk_pch OBJECT "${PROJECT_SOURCE_DIR}/cmake/pch/PchAnchor.cpp")
+  llvm_update_compile_flags(tk_pch)
+  set_target_properties(tk_pch PROPERTIES TK_PCH ON)
+  target_precompile_headers(tk_pch PRIVATE ${TK_PCH_HEADERS})
+  foreach(target ${ARGN})
+    # Optional parts (the JIT, the GPU tests) may not be configured.
+    if(TARGET ${target})
+      set_target_properties(${target} PROPERTIES TK_PCH ON)
+      target_precompile_headers(${target} REUSE_FROM tk_pch)
+    endif()
   endforeach()
 endfunction()

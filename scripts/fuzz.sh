@@ -35,10 +35,8 @@ if ! command -v clang++ >/dev/null; then
 fi
 
 if [ ! -f "$build/build.ninja" ]; then
-  launcher=()
-  if command -v ccache >/dev/null; then
-    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-  fi
+  source scripts/ccache-launcher.sh
+  tk_ccache_launcher
   CC=clang CXX=clang++ cmake -G Ninja -S . -B "$build" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \

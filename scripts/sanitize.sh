@@ -25,16 +25,25 @@ build=${TK_ASAN_BUILD_DIR:-build-asan}
 case "$build" in /*) ;; *) build=$repo/$build ;; esac
 jobs=${TK_JOBS:-2}
 
-launcher=()
-if command -v ccache >/dev/null; then
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
-  # ccache caches TUs that use a precompiled header (TK_PCH) only with
-  # these (cmake/PrecompiledHeaders.cmake).
-  export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
+source "$repo/scripts/ccache-launcher.sh"
+tk_ccache_launcher
+
+# -O1 and line tables only: what ASan's reports need (file:line stacks),
+# for about 20% less compile time than -O2 -g and a fraction of the object
+# and link size (docs/reliability.md, "Build time").
+cxx=${CXX:-c++}
+if [ -f "$build/CMakeCache.txt" ]; then  # a configured folder keeps its own
+  cxx=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt")
 fi
+case "$("$cxx" --version 2>/dev/null | head -1)" in
+  *clang*) debug_flags="-O1 -gline-tables-only -DNDEBUG" ;;
+  *)       debug_flags="-O1 -g1 -DNDEBUG" ;;
+esac
 
 start=$(date +%s)
 cmake -G Ninja -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$debug_flags" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="$debug_flags" \
   -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
   -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
   -DTK_CUDA_ROOT="${TK_CUDA_ROOT:-/usr/local/cuda}" \

@@ -4,8 +4,8 @@
 // patterns would produce llvm.exp & co., which NVPTX cannot select, and
 // libdevice's accurate versions are slower). The choices follow Triton's
 // fast paths, which its kernels are measured with:
-//   exp(x)   = ex2.approx.f32(x * log2(e))
-//   exp2(x)  = ex2.approx.f32(x)
+//   exp(x)   = ex2.approx.ftz.f32(x * log2(e))
+//   exp2(x)  = ex2.approx.ftz.f32(x)
 //   log(x)   = lg2.approx.f32(x) * ln(2),  log2(x) = lg2.approx.f32(x)
 //   sin, cos = sin.approx.f32, cos.approx.f32
 //   rsqrt    = rsqrt.approx.f32
@@ -16,6 +16,11 @@
 //         log2(erfc); 1 beyond 4; sign of x.
 // Polynomials were fitted by iteratively reweighted least squares (a
 // Lawson minimax fit) and checked in f32 against the C library.
+// ex2 flushes subnormals: results below 2^-126 are 0 (inputs so small
+// give 1 either way). Without .ftz, ptxas wraps each MUFU.EX2 in a range
+// test and two multiplications to produce subnormal results; in the
+// attention loop that was a quarter of all instructions (docs/pipeline.md,
+// "Fast math"). Triton emits the .ftz form too.
 // f16/bf16 compute in f32. sqrt stays IEEE (sqrt.rn) via the upstream
 // pattern, and so does `/` unless arith.divf carries the `afn` flag
 // (div.full.f32). f64 goes to libdevice (MathOpToLibdevice.cpp).
@@ -95,7 +100,7 @@ public:
     return r;
   }
 
-  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.f32", x); }
+  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
   Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.f", x); }
 
   Value tanh(Value x) {

@@ -8,7 +8,9 @@ import os
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
+from unittest import mock
 
 import numpy as np
 
@@ -179,6 +181,35 @@ def fill(out_ptr: *f32, a: f32, b: f64, c: f16, d: bf16, e: u8, f: i1):
             lambda: add[(1,)](x, x, out, 64, BLOCK=64), warmup=1, rep=5,
             quantiles=[0.2, 0.8])
         self.assertLessEqual(low, high)
+
+    def test_do_bench_interpreting_with_cuda_present(self):
+        # With a GPU present (a torch whose CUDA is available) but tk.interpret
+        # set, do_bench times the interpreter with the host clock; it must
+        # not touch CUDA (events, the L2 flush buffer).
+        class NoCuda:
+            @staticmethod
+            def is_available():
+                return True
+
+            def __getattr__(self, name):
+                raise AssertionError("do_bench used torch.cuda." + name)
+
+        fake = types.ModuleType("torch")
+        fake.cuda = NoCuda()
+        fake.Tensor = type("Tensor", (), {})
+        fake.empty = lambda *a, **k: self.fail("do_bench allocated a tensor")
+        add = tk.kernel(ADD, "add")
+        x = np.ones(64, np.float32)
+        out = np.zeros(64, np.float32)
+        saved, tk.interpret = tk.interpret, True
+        try:
+            with mock.patch.dict(sys.modules, {"torch": fake}):
+                ms = tk.testing.do_bench(
+                    lambda: add[(1,)](x, x, out, 64, BLOCK=64), warmup=1, rep=5)
+        finally:
+            tk.interpret = saved
+        self.assertGreater(ms, 0)
+        np.testing.assert_array_equal(out, 2 * x)
 
 
 if __name__ == "__main__":

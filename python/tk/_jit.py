@@ -56,6 +56,13 @@ def _environment_interprets():
 _package = sys.modules[__package__]
 
 
+def _interpreting():
+    """Whether launches run in the CPU interpreter now: tk.interpret, or
+    TK_INTERPRET in the environment (tk.testing.do_bench asks, to time
+    with the host clock instead of CUDA events)."""
+    return bool(_package.interpret) or _environment_interprets()
+
+
 class _Device:
     """One libtkrt context (the interpreter, or CUDA device `index`'s
     primary context) and the streams wrapped on it, by CUstream value."""

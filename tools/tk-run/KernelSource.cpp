@@ -109,6 +109,8 @@ llvm::Error KernelModule::load() {
     compileOptions.numWarps = options.numWarps;
     compileOptions.numStages = options.numStages;
     compileOptions.arch = options.arch;
+    compileOptions.assumptions = options.assumptions;
+    compileOptions.assumeAlignedPointers = options.assumeAlignedPointers;
     compileOptions.emit = EmitKind::Tk;
     compilation =
         std::make_unique<Compilation>(compileOptions, &diagnosticStream);
@@ -205,6 +207,8 @@ static llvm::Expected<LoadedKernel> loadThroughJit(const SourceOptions &options,
   jitOptions.numWarps = options.numWarps;
   jitOptions.numStages = options.numStages;
   jitOptions.arch = options.arch;
+  jitOptions.assumptions = options.assumptions;
+  jitOptions.assumeAlignedPointers = options.assumeAlignedPointers;
   jitOptions.artifact = image == ImageKind::TkIr ? jit::ArtifactKind::TkIr
                                                  : jit::ArtifactKind::Cubin;
   jitOptions.useCache = options.useCache;

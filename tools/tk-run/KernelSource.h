@@ -11,6 +11,7 @@
 #ifndef TK_TOOLS_TK_RUN_KERNELSOURCE_H
 #define TK_TOOLS_TK_RUN_KERNELSOURCE_H
 
+#include "compiler/frontend/IRGen.h"
 #include "compiler/interpreter/Interpreter.h"
 
 #include <memory>
@@ -32,6 +33,11 @@ struct SourceOptions {
   std::optional<unsigned> numWarps;
   std::optional<unsigned> numStages;
   std::string arch = "sm_90a";
+  /// --assume NAME=16|1 and --assume-aligned-pointers, as tkc's: the
+  /// specialization the kernel is compiled with (tk-run checks the bound
+  /// values against them before the launch).
+  std::vector<ArgAssumption> assumptions;
+  bool assumeAlignedPointers = false;
   /// False (--no-cache): .tk kernels for libtkrt bypass the on-disk kernel
   /// cache (docs/cache.md).
   bool useCache = true;

@@ -19,6 +19,7 @@
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -32,63 +33,75 @@ using tk::interp::KernelParam;
 
 namespace {
 
+cl::OptionCategory tkRunCategory("tk-run options");
+
 cl::opt<std::string> inputFile(cl::Positional,
                                cl::desc("<kernel.tk | kernel.mlir>"),
-                               cl::Required);
+                               cl::Required, cl::cat(tkRunCategory));
 cl::opt<std::string> kernelName("k",
                                 cl::desc("Kernel to run (default: the only one)"),
-                                cl::value_desc("name"));
+                                cl::value_desc("name"), cl::cat(tkRunCategory));
 cl::alias kernelNameLong("kernel", cl::aliasopt(kernelName));
 cl::list<std::string> defines("D", cl::Prefix,
                               cl::desc("Constexpr value: -D NAME=VALUE"),
-                              cl::value_desc("NAME=VALUE"));
+                              cl::value_desc("NAME=VALUE"), cl::cat(tkRunCategory));
 cl::opt<unsigned> numWarps("num-warps", cl::desc("Warps per program (GPU)"),
-                           cl::init(0));
+                           cl::init(0), cl::cat(tkRunCategory));
 cl::opt<unsigned> numStages("num-stages", cl::desc("Pipeline stages (GPU)"),
-                            cl::init(0));
+                            cl::init(0), cl::cat(tkRunCategory));
 cl::opt<std::string> arch("arch", cl::desc("GPU architecture (with --gpu)"),
-                          cl::init("sm_90a"));
+                          cl::init("sm_90a"), cl::cat(tkRunCategory));
 cl::opt<std::string> gridText("grid", cl::desc("Programs along x[,y[,z]]"),
-                              cl::value_desc("X[,Y[,Z]]"), cl::init("1"));
+                              cl::value_desc("X[,Y[,Z]]"), cl::init("1"), cl::cat(tkRunCategory));
 cl::list<std::string> argBindings(
     "arg",
     cl::desc("Bind a parameter: NAME=FILE.npy | NAME=zeros:SHAPE | "
              "NAME=[v,...] for pointers, NAME=VALUE for scalars"),
-    cl::value_desc("NAME=VALUE"));
+    cl::value_desc("NAME=VALUE"), cl::cat(tkRunCategory));
 cl::list<std::string> writes(
     "write", cl::desc("After the run, save a buffer: NAME=FILE.npy"),
-    cl::value_desc("NAME=FILE"));
+    cl::value_desc("NAME=FILE"), cl::cat(tkRunCategory));
 cl::list<std::string> dumps("dump", cl::desc("After the run, print a buffer"),
-                            cl::value_desc("NAME"));
+                            cl::value_desc("NAME"), cl::cat(tkRunCategory));
 cl::opt<bool> interpret("interpret",
-                        cl::desc("Run in the CPU interpreter (the default)"));
-cl::opt<bool> gpu("gpu", cl::desc("Run on the GPU (through libtkrt)"));
+                        cl::desc("Run in the CPU interpreter (the default)"), cl::cat(tkRunCategory));
+cl::opt<bool> gpu("gpu", cl::desc("Run on the GPU (through libtkrt)"), cl::cat(tkRunCategory));
 cl::opt<std::string> runtimeBackend(
     "runtime-backend", cl::Hidden,
     cl::desc("Run through libtkrt's backend NAME (\"interpreter\" runs the "
              "tk IR, any other the cubin); for testing the --gpu path"),
-    cl::value_desc("NAME"));
+    cl::value_desc("NAME"), cl::cat(tkRunCategory));
 cl::opt<bool> inputIsIR("ir",
-                        cl::desc("The input is tk IR (also implied by .mlir)"));
+                        cl::desc("The input is tk IR (also implied by .mlir)"), cl::cat(tkRunCategory));
 cl::opt<bool> noCache(
     "no-cache",
     cl::desc("Compile .tk kernels for the GPU without the kernel cache "
-             "(docs/cache.md; also TK_CACHE_DISABLE=1)"));
+             "(docs/cache.md; also TK_CACHE_DISABLE=1)"), cl::cat(tkRunCategory));
 cl::opt<std::string> benchRuns(
     "bench", cl::ValueOptional,
     cl::desc("After the run, time N more launches (default 100; also "
              "--bench N): median and min ms, CUDA events, L2 flushed "
              "between launches on the GPU"),
-    cl::value_desc("N"));
+    cl::value_desc("N"), cl::cat(tkRunCategory));
 cl::opt<double> benchFlops(
     "flops", cl::desc("With --bench: floating-point operations per launch "
                       "(prints TFLOP/s)"),
-    cl::init(0));
+    cl::init(0), cl::cat(tkRunCategory));
 cl::opt<double> benchBytes(
     "bytes", cl::desc("With --bench: bytes moved per launch (prints GB/s)"),
-    cl::init(0));
+    cl::init(0), cl::cat(tkRunCategory));
 cl::opt<bool> showTime(
-    "time", cl::desc("Print the run time (launch to completion) to stderr"));
+    "time", cl::desc("Print the run time (launch to completion) to stderr"), cl::cat(tkRunCategory));
+cl::list<std::string> assumptions(
+    "assume",
+    cl::desc("Specialize an argument, as tkc does: NAME=16 (divisible by 16 "
+             "/ 16-byte aligned) or NAME=1 (equal to 1); the bound value "
+             "is checked"),
+    cl::value_desc("NAME=16|NAME=1"), cl::cat(tkRunCategory));
+cl::opt<bool> assumeAlignedPointers(
+    "assume-aligned-pointers",
+    cl::desc("Compile for 16-byte aligned pointer arguments (the buffers "
+             "tk-run allocates are)"), cl::cat(tkRunCategory));
 
 [[noreturn]] void fatal(const Twine &message) {
   outs().flush();
@@ -128,6 +141,40 @@ tk::interp::LaunchGrid parseGrid(StringRef text) {
   return {dims[0], dims[1], dims[2]};
 }
 
+/// The kernel was compiled for the values `assumptions` promise; a launch
+/// that breaks one would compute garbage (or fault) without a word, so it
+/// is refused. Pointers need no check: the buffers tk-run allocates, host
+/// and device, are aligned to at least 16 bytes.
+void checkAssumptions(ArrayRef<tk::ArgAssumption> assumptions,
+                      ArrayRef<BoundArg> args) {
+  for (const tk::ArgAssumption &assumption : assumptions) {
+    const BoundArg *arg = llvm::find_if(args, [&](const BoundArg &bound) {
+      return bound.param->name == assumption.name;
+    });
+    if (arg == args.end())
+      fatal("--assume " + assumption.name + "=" +
+            Twine(assumption.value) + ": the kernel has no parameter '" +
+            assumption.name + "'");
+    if (arg->param->isPointer)
+      continue;
+    if (arg->type.isFloat)
+      fatal("--assume " + assumption.name + "=" + Twine(assumption.value) +
+            ": '" + assumption.name + "' is " + arg->param->sourceType +
+            ", not an integer or a pointer");
+    unsigned width = arg->type.bits;
+    int64_t value = arg->type.isUnsigned || width >= 64
+                        ? int64_t(arg->bits)
+                        : SignExtend64(arg->bits, width);
+    bool holds = assumption.value == 1 ? value == 1 : value % 16 == 0;
+    if (!holds)
+      fatal("argument " + assumption.name + "=" + Twine(value) +
+            " breaks --assume " + assumption.name + "=" +
+            Twine(assumption.value) +
+            (assumption.value == 1 ? " (it must equal 1)"
+                                   : " (it must be a multiple of 16)"));
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -148,6 +195,8 @@ int main(int argc, char **argv) {
   std::vector<char *> argPointers;
   for (std::string &arg : argStorage)
     argPointers.push_back(arg.data());
+  // Only tk-run's own options in --help, not every LLVM one linked in.
+  cl::HideUnrelatedOptions(tkRunCategory);
   cl::ParseCommandLineOptions(int(argPointers.size()), argPointers.data(),
                               "tk-run: run one tk kernel on .npy data\n");
   BenchRequest bench;
@@ -190,6 +239,18 @@ int main(int argc, char **argv) {
     sourceOptions.numStages = numStages;
   sourceOptions.arch = arch;
   sourceOptions.useCache = !noCache;
+  for (const std::string &assumption : assumptions) {
+    auto [name, value] = StringRef(assumption).split('=');
+    if (name.trim().empty() || (value.trim() != "16" && value.trim() != "1"))
+      fatal("--assume expects NAME=16 or NAME=1, got '" + assumption + "'");
+    sourceOptions.assumptions.push_back(
+        {name.trim().str(), value.trim() == "16" ? 16 : 1});
+  }
+  sourceOptions.assumeAlignedPointers = assumeAlignedPointers;
+  if (sourceOptions.isIR &&
+      (!sourceOptions.assumptions.empty() || assumeAlignedPointers))
+    fatal("--assume and --assume-aligned-pointers apply to .tk sources; tk "
+          "IR carries its specialization already");
   auto loaded = loadKernel(sourceOptions, imageKind);
   if (!loaded)
     fail(loaded.takeError());
@@ -250,6 +311,8 @@ int main(int argc, char **argv) {
     }
     args.push_back(arg);
   }
+
+  checkAssumptions(sourceOptions.assumptions, args);
 
   auto findBuffer = [&](StringRef name, const char *option) -> HostBuffer & {
     auto it = buffers.find(name.str());

@@ -100,16 +100,16 @@ func.func @argmax_rows(%x: tensor<16x32xf32, #row>, %o: !tk.ptr<i32>) attributes
   return
 }
 
-// Fast math: exp is ex2.approx of x * log2(e); tanh and erf are our own f32
+// Fast math: exp is ex2.approx.ftz of x * log2(e); tanh and erf are our own f32
 // approximations; bf16 computes in f32.
 // CHECK-LABEL: llvm.func @math(
 // CHECK: llvm.fmul %{{.*}}, %{{.*}} : f32
-// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
 // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
 // CHECK: llvm.call_intrinsic "llvm.nvvm.sin.approx.f"
 // CHECK: llvm.fpext %{{.*}} : bf16 to f32
-// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
 // CHECK: llvm.intr.sqrt
 // CHECK: llvm.fdiv

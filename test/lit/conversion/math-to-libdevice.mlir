@@ -9,7 +9,7 @@
 // CHECK-DAG: llvm.func @__nv_tanf(f32) -> f32
 // CHECK-NOT: llvm.func @__nv_expf
 // CHECK-LABEL: llvm.func @libdevice(
-// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.f32"
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK: llvm.call @__nv_powf(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: llvm.call @__nv_powf(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
 // CHECK: llvm.call @__nv_exp(%{{.*}}) : (f64) -> f64

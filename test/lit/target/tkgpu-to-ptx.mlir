@@ -53,7 +53,7 @@ func.func @add(%x: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %y: !tk.ptr<f32> {
   return
 }
 
-// One row of softmax: butterfly shuffles, ex2.approx, the per-warp partials
+// One row of softmax: butterfly shuffles, ex2.approx.ftz, the per-warp partials
 // through shared memory between barriers, and the barrier that keeps the
 // second reduction from overwriting partials the first is still reading.
 // CHECK-LABEL: .visible .entry softmax(
@@ -63,7 +63,7 @@ func.func @add(%x: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %y: !tk.ptr<f32> {
 // CHECK: st.shared.b32
 // CHECK: bar.sync 0;
 // CHECK: ld.shared.v4.b32
-// CHECK: ex2.approx.f32
+// CHECK: ex2.approx.ftz.f32
 // CHECK: bar.sync 0;
 // CHECK: st.shared.b32
 // CHECK: bar.sync 0;

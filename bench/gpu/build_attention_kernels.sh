@@ -11,7 +11,10 @@
 #   - _n128_s3: BLOCK_N 128 on 3 stages at HEAD_DIM 128 (224 KiB);
 #   - _n128_s2: BLOCK_N 128 on 2 stages at HEAD_DIM 64;
 #   - _n128_ahead: BLOCK_N 128, 3 stages, -D AHEAD=True (the scores one
-#     block ahead, FA3's overlap of the softmax with the next QK^T).
+#     block ahead, FA3's overlap of the softmax with the next QK^T);
+#   - at HEAD_DIM 64 on 4 warps (the best there since exp2 is .ftz):
+#     _s2 and _s4 (stages), _ahead, and bf16; at HEAD_DIM 128 on 8
+#     warps, BLOCK_N 64: _s4.
 # All with BLOCK_M=128 (BLOCK_N=64 unless named _n128), specialized as Triton's JIT would for
 # contiguous (Z, H, N, D) tensors (unit inner strides, the other strides
 # and N_CTX multiples of 16, aligned pointers).
@@ -58,6 +61,14 @@ for d in 64 128; do
     # pipeliner defers the waits of the carried dots.
     variant "attn_f16_d${d}_${c}_w8_n128_ahead" f16 $d $causal 8 128 3 $n -D AHEAD=True "$@"
     variant "attn_bf16_d${d}_${c}_w8" bf16 $d $causal 8 64 3 $n "$@"
+    if [ $d = 64 ]; then
+      variant "attn_f16_d${d}_${c}_w4_s2" f16 $d $causal 4 64 2 $n "$@"
+      variant "attn_f16_d${d}_${c}_w4_s4" f16 $d $causal 4 64 4 $n "$@"
+      variant "attn_f16_d${d}_${c}_w4_ahead" f16 $d $causal 4 64 3 $n -D AHEAD=True "$@"
+      variant "attn_bf16_d${d}_${c}_w4" bf16 $d $causal 4 64 3 $n "$@"
+    else
+      variant "attn_f16_d${d}_${c}_w8_s4" f16 $d $causal 8 64 4 $n "$@"
+    fi
     if [ $hopper = 1 ]; then
       variant "attn_f16_d${d}_${c}_w8_v2" f16 $d $causal 8 64 3 $n "$@" --mma=v2
     fi

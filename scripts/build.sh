@@ -5,9 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR="${TK_BUILD_DIR:-build}"
 # A new build folder is compiled with clang when CC/CXX name no compiler:
-# it builds tk in a fraction of g++'s CPU time (docs/reliability.md, "Build
-# time"). g++ works too: CC=gcc CXX=g++. A configured folder keeps its
-# compiler (CMake caches it).
+# it compiles tk in about two thirds of g++'s CPU time (docs/reliability.md,
+# "Build time"). g++ works too: CC=gcc CXX=g++. A configured folder keeps
+# its compiler (CMake caches it).
 if [ -z "${CXX:-}" ] && [ ! -f "$BUILD_DIR/CMakeCache.txt" ] &&
    command -v clang++ >/dev/null && command -v clang >/dev/null; then
   export CC=${CC:-clang} CXX=clang++

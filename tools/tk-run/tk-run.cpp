@@ -14,6 +14,7 @@
 #include "tools/tk-run/KernelSource.h"
 #include "tools/tk-run/RuntimeLaunch.h"
 
+#include "compiler/driver/ArgAssumptionOption.h"
 #include "compiler/interpreter/Backend.h"
 #include "compiler/interpreter/Interpreter.h"
 
@@ -239,12 +240,11 @@ int main(int argc, char **argv) {
     sourceOptions.numStages = numStages;
   sourceOptions.arch = arch;
   sourceOptions.useCache = !noCache;
-  for (const std::string &assumption : assumptions) {
-    auto [name, value] = StringRef(assumption).split('=');
-    if (name.trim().empty() || (value.trim() != "16" && value.trim() != "1"))
-      fatal("--assume expects NAME=16 or NAME=1, got '" + assumption + "'");
-    sourceOptions.assumptions.push_back(
-        {name.trim().str(), value.trim() == "16" ? 16 : 1});
+  for (const std::string &text : assumptions) {
+    auto assumption = tk::parseArgAssumption(text);
+    if (!assumption)
+      fatal(toString(assumption.takeError()));
+    sourceOptions.assumptions.push_back(std::move(*assumption));
   }
   sourceOptions.assumeAlignedPointers = assumeAlignedPointers;
   if (sourceOptions.isIR &&

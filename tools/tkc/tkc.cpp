@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "compiler/driver/ArgAssumptionOption.h"
 #include "compiler/driver/Compilation.h"
 #include "compiler/driver/CompileOptions.h"
 #include "compiler/driver/Compiler.h"
@@ -308,12 +309,11 @@ int main(int argc, char **argv) {
     options.autotuneConfig = unsigned(index);
   }
 
-  for (const std::string &assumption : assumptions) {
-    auto [name, value] = llvm::StringRef(assumption).split('=');
-    if (name.empty() || (value != "16" && value != "1"))
-      return fail("--assume expects NAME=16 or NAME=1, got '" + assumption +
-                  "'");
-    options.assumptions.push_back({name.str(), value == "16" ? 16 : 1});
+  for (const std::string &text : assumptions) {
+    auto assumption = tk::parseArgAssumption(text);
+    if (!assumption)
+      return fail(llvm::toString(assumption.takeError()));
+    options.assumptions.push_back(std::move(*assumption));
   }
   options.assumeAlignedPointers = assumeAlignedPointers;
   options.printIRAfterAll = printIRAfterAll;

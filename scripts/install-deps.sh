@@ -8,7 +8,7 @@ if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
 PACKAGES=(
   cmake ninja-build g++ python3 ccache
-  python3-numpy python3-setuptools python3-venv python3-pip   # the Python package's tests
+  python3-numpy python3-scipy python3-setuptools python3-venv python3-pip   # the Python package's tests; scipy: libdevice references
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools   # LLVM/MLIR 22, lit, FileCheck
   libzstd-dev zlib1g-dev lld                              # static tkc for the GPU machine
   libgtest-dev libgmock-dev                                # unit tests

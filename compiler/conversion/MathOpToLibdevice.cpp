@@ -13,8 +13,15 @@
 // would produce llvm.pow & co.) and below the fast f32 ones, which leave
 // f64 to these.
 //
+// `tk.extern_elementwise "SYMBOL"` (the libdevice functions without a math
+// op) is the same call, declared with the op's own operand and result
+// types, once per element the thread holds.
+//
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/MathOpToLibdevice.h"
+
+#include "compiler/conversion/LoweringUtils.h"
+#include "dialects/tk/TkDialect.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 
@@ -28,6 +35,15 @@ using namespace mlir;
 using namespace mlir::tkgpu;
 
 namespace {
+
+/// `llvm.func @name(params...) -> result`, declared once in the module.
+LLVM::LLVMFuncOp declareLibdeviceFunction(OpBuilder &b, Operation *op,
+                                          StringRef name, Type result,
+                                          TypeRange params) {
+  return getOrDeclareFunction(
+      b, op->getParentOfType<ModuleOp>(), name,
+      LLVM::LLVMFunctionType::get(result, SmallVector<Type>(params)));
+}
 
 /// `op` on f32 or f64 scalars (f16/bf16 through f32) as a call of
 /// `f32Name` / `f64Name`.
@@ -58,8 +74,9 @@ struct LibdeviceCallConversion : public OpConversionPattern<MathOp> {
                              : LLVM::FPExtOp::create(rewriter, loc, callType,
                                                      operand)
                                    .getResult());
-    auto function = getOrDeclare(rewriter, op, name, callType,
-                                 operands.size());
+    auto function =
+        declareLibdeviceFunction(rewriter, op, name, callType,
+                                 SmallVector<Type>(operands.size(), callType));
     Value result =
         LLVM::CallOp::create(rewriter, loc, function, operands).getResult();
     if (callType != type)
@@ -68,22 +85,52 @@ struct LibdeviceCallConversion : public OpConversionPattern<MathOp> {
     return success();
   }
 
-  /// `llvm.func @name(T, ...) -> T`, declared at the top of the module.
-  static LLVM::LLVMFuncOp getOrDeclare(ConversionPatternRewriter &rewriter,
-                                       Operation *op, StringRef name,
-                                       Type type, size_t arity) {
-    auto module = op->getParentOfType<ModuleOp>();
-    if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-      return existing;
-    OpBuilder::InsertionGuard guard(rewriter);
-    rewriter.setInsertionPointToStart(module.getBody());
-    auto functionType =
-        LLVM::LLVMFunctionType::get(type, SmallVector<Type>(arity, type));
-    return LLVM::LLVMFuncOp::create(rewriter, module.getLoc(), name,
-                                    functionType);
-  }
-
   std::string f32Name, f64Name;
+};
+
+/// tk.extern_elementwise on scalars or on the elements a thread holds
+/// (all operands share the result's layout).
+struct ExternElementwiseConversion
+    : public OpConversionPattern<tk::ExternElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tk::ExternElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    const TypeConverter &converter = *getTypeConverter();
+    Type result = converter.convertType(getElementTypeOrSelf(op.getType()));
+    SmallVector<Type> params;
+    for (Value operand : op.getSrcs())
+      params.push_back(
+          converter.convertType(getElementTypeOrSelf(operand.getType())));
+    if (!result || llvm::is_contained(params, Type()))
+      return rewriter.notifyMatchFailure(op, "element type not lowered");
+    auto function =
+        declareLibdeviceFunction(rewriter, op, op.getSymbol(), result, params);
+
+    auto call = [&](ValueRange args) {
+      return LLVM::CallOp::create(rewriter, loc, function, args).getResult();
+    };
+    if (!isa<RankedTensorType>(op.getType())) {
+      rewriter.replaceOp(op, call(adaptor.getSrcs()));
+      return success();
+    }
+    SmallVector<SmallVector<Value>> elements;
+    for (Value operand : adaptor.getSrcs())
+      elements.push_back(unpackValues(rewriter, loc, operand));
+    SmallVector<Value> results;
+    for (size_t i = 0, e = elements.front().size(); i < e; ++i) {
+      SmallVector<Value> args;
+      for (const SmallVector<Value> &operand : elements)
+        args.push_back(operand[i]);
+      results.push_back(call(args));
+    }
+    rewriter.replaceOp(op, packValues(rewriter, loc,
+                                      converter.convertType(op.getType()),
+                                      results));
+    return success();
+  }
 };
 
 template <typename MathOp>
@@ -96,6 +143,7 @@ void add(LLVMTypeConverter &converter, RewritePatternSet &patterns,
 
 void tkgpu::populateMathOpToLibdevicePatterns(
     LLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ExternElementwiseConversion>(converter, &converter.getContext());
   // Covered by the fast patterns in f32: f64 only reaches these.
   add<math::ExpOp>(converter, patterns, "__nv_expf", "__nv_exp");
   add<math::Exp2Op>(converter, patterns, "__nv_exp2f", "__nv_exp2");

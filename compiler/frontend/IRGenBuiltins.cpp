@@ -458,6 +458,14 @@ Value IRGen::dot(const Value &aIn, const Value &bIn, std::optional<Value> acc,
     error(loc, "dot() needs M, N and K of at least 16, got M=" +
                    std::to_string(m) + ", N=" + std::to_string(n) +
                    ", K=" + std::to_string(k));
+  // fp8 operands (e4m3 and e5m2, also mixed) widen to f16, which holds
+  // every fp8 value exactly, and take its tensor-core path: the products
+  // and the f32 accumulation are those of an fp8 dot. (A native fp8 wgmma
+  // would run at twice the rate.)
+  if (a.getDType().isFp8() && b.getDType().isFp8()) {
+    a = cast(a, ScalarType::F16, loc);
+    b = cast(b, ScalarType::F16, loc);
+  }
   DType type = a.getDType();
   if (type != b.getDType())
     error(loc, "dot() operands must have the same element type, got " +
@@ -477,7 +485,7 @@ Value IRGen::dot(const Value &aIn, const Value &bIn, std::optional<Value> acc,
     result = ScalarType::I32;
     break;
   default:
-    error(loc, "dot() supports f16, bf16, f32, f64 and i8 operands, got " +
+    error(loc, "dot() supports f16, bf16, fp8, f32, f64 and i8 operands, got " +
                    type.toString());
   }
   if (outType) {

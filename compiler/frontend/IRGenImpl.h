@@ -48,6 +48,12 @@ using ast::ScalarType;
 /// reaches (IRGenLibdevice.cpp).
 bool isLibdeviceFunction(const std::string &name);
 std::vector<std::string> getLibdeviceFunctionNames();
+/// Those of them called by symbol, as tk.extern_elementwise
+/// (LibdeviceExterns.def, IRGenLibdeviceExtern.cpp), and the symbols of
+/// all their overloads.
+bool isLibdeviceExternFunction(const std::string &name);
+std::vector<std::string> getLibdeviceExternFunctionNames();
+std::vector<std::string> getLibdeviceExternSymbols();
 
 /// A variable: its value and where it was last assigned.
 struct Binding {
@@ -174,6 +180,10 @@ public:
   /// (IRGenLibdevice.cpp).
   Value callLibdevice(const std::string &name, const CallArgs &args,
                       SourceLoc loc);
+  /// The same for a function of LibdeviceExterns.def
+  /// (IRGenLibdeviceExtern.cpp).
+  Value callLibdeviceExtern(const std::string &name, const CallArgs &args,
+                            SourceLoc loc);
 
   //===--------------------------------------------------------------------===//
   // Statements (IRGenStmt.cpp)

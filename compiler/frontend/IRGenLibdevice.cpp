@@ -15,6 +15,9 @@
 // isnan/isinf/isfinited/finitef/signbit return i1 blocks (Triton 3.6 casts
 // libdevice's i32 to int1); popc/clz count bits of an integer into i32.
 //
+// The libdevice functions with no math op are called by their symbol
+// (IRGenLibdeviceExtern.cpp).
+//
 //===----------------------------------------------------------------------===//
 
 #include "compiler/frontend/IRGenImpl.h"
@@ -140,11 +143,12 @@ const LibdeviceFunction *findLibdeviceFunction(const std::string &name) {
 } // namespace
 
 bool isLibdeviceFunction(const std::string &name) {
-  return findLibdeviceFunction(name) != nullptr;
+  return findLibdeviceFunction(name) != nullptr ||
+         isLibdeviceExternFunction(name);
 }
 
 std::vector<std::string> getLibdeviceFunctionNames() {
-  std::vector<std::string> names;
+  std::vector<std::string> names = getLibdeviceExternFunctionNames();
   for (const LibdeviceFunction &fn : kLibdeviceFunctions)
     names.push_back(fn.name);
   return names;
@@ -153,6 +157,8 @@ std::vector<std::string> getLibdeviceFunctionNames() {
 Value IRGen::callLibdevice(const std::string &name, const CallArgs &args,
                            SourceLoc loc) {
   const LibdeviceFunction *fn = findLibdeviceFunction(name);
+  if (!fn)
+    return callLibdeviceExtern(name, args, loc);
   std::string spelling = "libdevice." + name;
   if (!args.keywords.empty())
     error(args.keywordNameLocs.front(),

@@ -11,6 +11,7 @@
 #ifndef TK_COMPILER_INTERPRETER_HANDLERS_H
 #define TK_COMPILER_INTERPRETER_HANDLERS_H
 
+#include "compiler/interpreter/LibdeviceHost.h"
 #include "compiler/interpreter/Program.h"
 
 #include <string>
@@ -55,6 +56,17 @@ Handler selectFloatCompare(FloatPredicate predicate, ElementKind kind);
 
 /// math.fma: result = operands[0] * operands[1] + operands[2], one rounding.
 Handler selectFma(ElementKind kind);
+
+/// tk.extern_elementwise (ExternCallHandler.cpp): result[i] =
+/// function(operand slots' element i), the slots and kinds in the aux;
+/// every kind is I32, I64, F32 or F64.
+struct ExternCallInfo : AuxData {
+  LibdeviceHostFunction function = nullptr;
+  llvm::SmallVector<uint32_t, 4> operandSlots;
+  llvm::SmallVector<ElementKind, 4> operandKinds;
+  ElementKind resultKind = ElementKind::I32;
+};
+Handler externCallHandler();
 
 /// arith.select: operands[0] the i1 condition (one element when
 /// `scalarCondition`), [1] true values, [2] false values.

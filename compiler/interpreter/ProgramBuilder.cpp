@@ -747,6 +747,9 @@ Error ProgramBuilder::emitOp(Operation *op) {
       .Case([&](mlir::tk::DotOp o) { return emitDot(o); })
       .Case([&](mlir::tk::ReduceOp o) { return emitReduce(o); })
       .Case([&](mlir::tk::ScanOp o) { return emitScan(o); })
+      .Case([&](mlir::tk::ExternElementwiseOp o) {
+        return emitExternElementwise(o);
+      })
       .Case([&](mlir::tk::PrintOp o) { return emitPrint(o); })
       .Case([&](mlir::tk::AssertOp o) { return emitAssert(o); })
       // Block operations run in order: there is nothing to wait for.

@@ -134,6 +134,7 @@ private:
   /// sub-program the handler runs per pair of elements.
   Error emitCombining(Operation *op, Region &combiner, int64_t axis,
                       bool isScan, bool reverse);
+  Error emitExternElementwise(mlir::tk::ExternElementwiseOp op);
   Error emitPrint(mlir::tk::PrintOp op);
   Error emitAssert(mlir::tk::AssertOp op);
 };

@@ -62,6 +62,34 @@ Error ProgramBuilder::emitAddPtr(mlir::tk::AddPtrOp op) {
                     {op.getPtr(), op.getOffset()}, storageBytes(*pointee));
 }
 
+Error ProgramBuilder::emitExternElementwise(
+    mlir::tk::ExternElementwiseOp op) {
+  auto *info = program.makeAux<ExternCallInfo>();
+  info->function = findLibdeviceHostFunction(op.getSymbol().str());
+  if (!info->function)
+    return fail(op, "the interpreter has no implementation of libdevice's " +
+                        op.getSymbol());
+  if (op.getSrcs().size() > 4)
+    return unsupported(op, "with more than 4 operands");
+  auto isScalarKind = [](ElementKind kind) {
+    return kind == ElementKind::I32 || kind == ElementKind::I64 ||
+           kind == ElementKind::F32 || kind == ElementKind::F64;
+  };
+  for (Value operand : op.getSrcs()) {
+    const Slot &slot = get(operand);
+    if (!isScalarKind(slot.kind))
+      return unsupported(op, "on this element type");
+    info->operandSlots.push_back(slot.offset);
+    info->operandKinds.push_back(slot.kind);
+  }
+  std::optional<ElementKind> resultKind =
+      kindOf(getElementTypeOrSelf(op.getType()));
+  if (!resultKind || !isScalarKind(*resultKind))
+    return unsupported(op, "with this result type");
+  info->resultKind = *resultKind;
+  return emitSimple(op, externCallHandler(), {}, 0, info);
+}
+
 MemoryAccessInfo *ProgramBuilder::memoryInfo(Type ptrType) {
   auto *info = program.makeAux<MemoryAccessInfo>();
   if (auto tensor = dyn_cast<RankedTensorType>(ptrType))

@@ -266,6 +266,19 @@ LogicalResult BitcastOp::verify() {
   return success();
 }
 
+LogicalResult ExternElementwiseOp::verify() {
+  if (getSymbol().empty())
+    return emitOpError("needs a function symbol");
+  if (getSrcs().empty())
+    return emitOpError("needs at least one operand");
+  for (Type type : getOperandTypes())
+    if (isa<PtrType>(getElementTypeOrSelf(type)))
+      return emitOpError("operands must be numbers, not pointers");
+  if (isa<PtrType>(getElementTypeOrSelf(getType())))
+    return emitOpError("the result must be a number, not a pointer");
+  return success();
+}
+
 LogicalResult DotOp::verify() {
   auto a = getA().getType(), b = getB().getType(), c = getC().getType();
   auto d = getD().getType();

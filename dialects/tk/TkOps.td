@@ -224,6 +224,24 @@ def Tk_DotOp : Tk_Op<"dot", [Pure, AllTypesMatch<["c", "d"]>]> {
   let hasVerifier = 1;
 }
 
+def Tk_ExternElementwiseOp : Tk_Op<"extern_elementwise",
+    [Pure, Elementwise, SameOperandsAndResultShape]> {
+  let summary = "an elementwise call of a libdevice function";
+  let description = [{
+    Applies the function `symbol` of CUDA's libdevice (`__nv_erfinvf`, ...)
+    to each element: the GPU path calls it from libdevice.10.bc, the
+    interpreter runs its own implementation of the same symbol. The operand
+    and result types are the function's own (the frontend picks the
+    overload); they may differ, as in `__nv_float2int_rn` (f32 -> i32).
+  }];
+  let arguments = (ins Variadic<Tk_Value>:$srcs, StrAttr:$symbol);
+  let results = (outs Tk_Value:$result);
+  let assemblyFormat = [{
+    $symbol `(` $srcs `)` attr-dict `:` functional-type($srcs, $result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tk_ReduceOp : Tk_Op<"reduce", [Pure, IsolatedFromAbove]> {
   let summary = "reduce tensors along one axis";
   let description = [{

@@ -33,6 +33,12 @@ try:
     config.available_features.add("numpy")
 except ImportError:
     pass
+# scipy.special: the references of the libdevice special functions.
+try:
+    import scipy.special  # noqa: F401
+    config.available_features.add("scipy")
+except ImportError:
+    pass
 
 # ptxas assembles our PTX on machines without a GPU.
 ptxas = os.path.join(config.cuda_root, "bin", "ptxas")

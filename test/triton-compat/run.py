@@ -61,6 +61,27 @@ def _fp8(x, mantissa, min_exp, max_finite):
     return r.astype(np.float32)
 
 
+def fp8_bits(values, mantissa, min_exp):
+    """The fp8 encodings (uint8) of values that fp8 represents exactly (the
+    results of fp8_e4m3 / fp8_e5m2): bias 1 - min_exp, subnormals below
+    2^min_exp."""
+    out = []
+    for v in np.asarray(values, np.float64).ravel():
+        sign = 0x80 if np.signbit(v) else 0
+        a = abs(float(v))
+        if a == 0:
+            out.append(sign)
+            continue
+        e = max(int(np.floor(np.log2(a))), min_exp)
+        field = 0 if a < 2.0 ** min_exp else e - min_exp + 1
+        m = a / 2.0 ** e if field else a / 2.0 ** min_exp
+        frac = int(round((m - (1 if field else 0)) * 2 ** mantissa))
+        assert frac < 2 ** mantissa and (frac / 2 ** mantissa + (1 if field else 0)) * \
+            2.0 ** e == a, v
+        out.append(sign | (field << mantissa) | frac)
+    return np.array(out, np.uint8).reshape(np.shape(values))
+
+
 def softmax_ref(x):
     z = x - x.max(axis=1, keepdims=True)
     e = np.exp(z)
@@ -195,6 +216,23 @@ def cases():
                                   n=fn),
                         defines=dict(dst_type=dst, BLOCK=256),
                         expect=dict(out_ptr=ref(fx))))
+
+    # test_dot, in_dtype float8e4nv and float8e5: M, N, K = 64, 32, 64 with
+    # row-major operands; numpy_random's fp8 values, exact in f32 products.
+    M, N, K = 64, 32, 64
+    for kernel, name, ref, mantissa, min_exp in (
+            ("dot_fp8e4nv_kernel", "float8e4nv", fp8_e4m3, 3, -6),
+            ("dot_fp8e5_kernel", "float8e5", fp8_e5m2, 2, -14)):
+        xv = ref(rng.standard_normal((M, K)).astype(np.float32) * 4)
+        yv = ref(rng.standard_normal((K, N)).astype(np.float32) * 4)
+        want = (xv.astype(np.float64) @ yv.astype(np.float64)).astype(np.float32)
+        out.append(Case(f"test_core/test_dot {name}", "test_core.tk", kernel, grid=1,
+                        args=dict(X=fp8_bits(xv, mantissa, min_exp), stride_xm=K,
+                                  stride_xk=1, Y=fp8_bits(yv, mantissa, min_exp),
+                                  stride_yk=N, stride_yn=1, Z=np.zeros((M, N), np.float32),
+                                  stride_zm=N, stride_zn=1),
+                        defines=dict(BLOCK_M=M, BLOCK_N=N, BLOCK_K=K),
+                        expect=dict(Z=want), rtol=1e-5, atol=1e-4))
 
     px = np.array([5, 4000000000, 7, 1, 4000000001, 3, 0, 2], np.uint32)
     for bias, add in (("None", 0), ("3", 3)):

@@ -488,3 +488,27 @@ func.func @descriptor_rank6(%p: !tk.ptr<f32>, %n: i64, %i: i32) {
   %x = tk.descriptor_load %p[%i, %i, %i, %i, %i, %i] shape[%n, %n, %n, %n, %n, %n] strides[%n, %n, %n, %n, %n, %n] : !tk.ptr<f32> -> tensor<2x2x2x2x2x2xf32>
   return
 }
+
+// -----
+
+func.func @extern_no_symbol(%x: f32) {
+  // expected-error @+1 {{needs a function symbol}}
+  %r = tk.extern_elementwise ""(%x) : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @extern_pointer(%p: !tk.ptr<f32>) {
+  // expected-error @+1 {{operands must be numbers, not pointers}}
+  %r = tk.extern_elementwise "__nv_erfinvf"(%p) : (!tk.ptr<f32>) -> f32
+  return
+}
+
+// -----
+
+func.func @extern_shapes(%x: tensor<4xf32>, %y: tensor<8xf32>) {
+  // expected-error @+1 {{all non-scalar operands/results must have the same shape}}
+  %r = tk.extern_elementwise "__nv_hypotf"(%x, %y) : (tensor<4xf32>, tensor<8xf32>) -> tensor<4xf32>
+  return
+}

@@ -69,6 +69,8 @@ func.func @all_ops(%p: !tk.ptr<f32>, %n: i32, %i64: i64) attributes {tk.kernel} 
   %cas = tk.atomic_cas %q, %c, %c : tensor<128x!tk.ptr<i32>>, tensor<128xi32>
   // CHECK: tk.bitcast %{{.*}} : tensor<128xf32> -> tensor<128xi32>
   %bc = tk.bitcast %x : tensor<128xf32> -> tensor<128xi32>
+  // CHECK: tk.extern_elementwise "__nv_ldexpf"(%{{.*}}, %{{.*}}) : (tensor<128xf32>, tensor<128xi32>) -> tensor<128xf32>
+  %ld = tk.extern_elementwise "__nv_ldexpf"(%x, %bc) : (tensor<128xf32>, tensor<128xi32>) -> tensor<128xf32>
   // CHECK: tk.hint %{{.*}} {contiguity = array<i32: 128>, divisibility = array<i32: 16>} : tensor<128xi32>
   %h = tk.hint %r {divisibility = array<i32: 16>, contiguity = array<i32: 128>} : tensor<128xi32>
   %a16 = arith.constant dense<1.0> : tensor<64x32xf16>

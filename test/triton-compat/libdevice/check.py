@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Runs the ports in ports.tk (tutorial 07's libdevice.asin, test_math_op in
-float64, test_math_tensor's libdevice.pow) in the interpreter against numpy;
+float64, test_math_tensor's libdevice.pow) and externs.tk (every function of
+compiler/frontend/LibdeviceExterns.def) in the interpreter against numpy,
+scipy.special and exact integer and rational arithmetic;
 with --ptx each is also compiled to cubins for sm_90a and sm_80 (libdevice
 linked, ptxas accepting the PTX), with --gpu run on the GPU (tk-run --gpu).
 Cases and running are run.py's.
@@ -17,6 +19,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from run import Case, main as run_main  # noqa: E402
+from extern_cases import extern_cases  # noqa: E402
 
 rs = np.random.RandomState(17)
 
@@ -61,7 +64,7 @@ def cases():
                     args=dict(X=x, Y=np.zeros(shape, np.float64)),
                     defines=dict(BLOCK=shape),
                     expect=dict(Y=np.power(x, 0.5)), rtol=1e-15, atol=0.0))
-    return out
+    return out + extern_cases()
 
 
 if __name__ == "__main__":

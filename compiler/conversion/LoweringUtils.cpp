@@ -54,7 +54,8 @@ TkgpuToLlvmTypeConverter::TkgpuToLlvmTypeConverter(
 }
 
 Type tkgpu::getMemoryElementType(Type elementType) {
-  if (elementType.isInteger(1))
+  // i1 is stored as a byte; fp8, which LLVM has no type for, as its bits.
+  if (elementType.isInteger(1) || isa<Float8E4M3FNType, Float8E5M2Type>(elementType))
     return IntegerType::get(elementType.getContext(), 8);
   if (isa<tk::PtrType>(elementType))
     return LLVM::LLVMPointerType::get(elementType.getContext(), 1);

@@ -36,6 +36,10 @@
 // instruction is inline PTX, since nvvm.wgmma.mma_async takes A through a
 // descriptor only.
 //
+// Operand types: f16, bf16, tf32 (f32 operands) and fp8, where A may be
+// e4m3 and B e5m2 (m64nNk32); 8-bit and 32-bit operands are K-major, as
+// AccelerateMatmul.cpp makes sure.
+//
 // The NVVM wgmma.mma_async op becomes PTX in convert-nvvm-to-llvm, which
 // tk::buildLlvmPipeline runs after this conversion.
 //
@@ -66,6 +70,10 @@ std::optional<NVVM::WGMMATypes> getWgmmaType(Type element) {
     return NVVM::WGMMATypes::bf16;
   if (element.isF32())
     return NVVM::WGMMATypes::tf32;
+  if (isa<Float8E4M3FNType>(element))
+    return NVVM::WGMMATypes::e4m3;
+  if (isa<Float8E5M2Type>(element))
+    return NVVM::WGMMATypes::e5m2;
   return std::nullopt;
 }
 
@@ -175,7 +183,7 @@ Value emitSharedAMmaScaled(OpBuilder &b, Location loc, Value fragment,
                            Type fragmentType, int32_t perTile,
                            Value aDescriptor, Value bDescriptor,
                            int32_t instrN, int32_t instrK,
-                           NVVM::WGMMATypes type,
+                           NVVM::WGMMATypes aType, NVVM::WGMMATypes bType,
                            std::optional<std::pair<bool, bool>> trans,
                            Value accumulate) {
   PtxAsm mma;
@@ -187,12 +195,12 @@ Value emitSharedAMmaScaled(OpBuilder &b, Location loc, Value fragment,
   unsigned descA = mma.addInput(aDescriptor, "l");
   unsigned descB = mma.addInput(bDescriptor, "l");
   unsigned scaleD = mma.addInput(accumulate, "r");
-  std::string typeName = NVVM::stringifyWGMMATypes(type).str();
   std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, " +
                      PtxAsm::operand(scaleD) +
                      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
                      std::to_string(instrN) + "k" + std::to_string(instrK) +
-                     ".f32." + typeName + "." + typeName + " {";
+                     ".f32." + NVVM::stringifyWGMMATypes(aType).str() + "." +
+                     NVVM::stringifyWGMMATypes(bType).str() + " {";
   for (int32_t i = 0; i < perTile; ++i)
     text += (i ? ", " : "") + PtxAsm::operand(i);
   text += "}, " + PtxAsm::operand(descA) + ", " + PtxAsm::operand(descB) +
@@ -231,11 +239,15 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
       return op.emitError("warp_group_dot: A in registers needs f16 or bf16, "
                           "got ")
              << element;
+    // A's type differs from B's only for fp8 (e4m3 times e5m2).
+    Type aElement = aMem ? aMem.getElementType() : element;
     std::optional<NVVM::WGMMATypes> operandType = getWgmmaType(element);
-    if (!operandType || !dType.getElementType().isF32())
-      return op.emitError("warp_group_dot: unsupported operand type ")
-             << element << " with a " << dType.getElementType()
-             << " accumulator (f16/bf16/f32 operands, f32 accumulator)";
+    std::optional<NVVM::WGMMATypes> aOperandType = getWgmmaType(aElement);
+    if (!operandType || !aOperandType || !dType.getElementType().isF32())
+      return op.emitError("warp_group_dot: unsupported operand types ")
+             << aElement << " and " << element << " with a "
+             << dType.getElementType()
+             << " accumulator (f16/bf16/f32/fp8 operands, f32 accumulator)";
     int32_t instrN = mma.getInstrShape()[1];
     int32_t instrK = 256 / element.getIntOrFloatBitWidth();
     int32_t perTile = instrN / 2;
@@ -430,13 +442,14 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
             trans = {a.access.transposed, b.access.transposed};
           fragment = emitSharedAMmaScaled(
               rewriter, loc, fragment, fragmentType, perTile, aDescriptor,
-              bDescriptor, instrN, instrK, *operandType, trans, useC);
+              bDescriptor, instrN, instrK, *aOperandType, *operandType,
+              trans, useC);
           continue;
         }
         fragment = NVVM::WgmmaMmaAsyncOp::create(
             rewriter, loc, fragmentType, fragment, aDescriptor, bDescriptor,
             shape,
-            typeAttr(*operandType), typeAttr(*operandType),
+            typeAttr(*aOperandType), typeAttr(*operandType),
             typeAttr(NVVM::WGMMATypes::f32),
             NVVM::WGMMAScaleOutAttr::get(ctx, zeroC && kk == 0
                                                   ? NVVM::WGMMAScaleOut::zero

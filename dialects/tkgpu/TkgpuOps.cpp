@@ -234,7 +234,12 @@ LogicalResult WarpGroupDotOp::verify() {
   if (aShape.size() != 2 || bShape.size() != 2 || aShape[1] != bShape[0] ||
       aShape[0] != dShape[0] || bShape[1] != dShape[1])
     return emitOpError("shapes do not form (M x K) * (K x N) -> (M x N)");
-  if (aElement != bType.getElementType())
-    return emitOpError("A and B must have the same element type");
+  auto isFp8 = [](Type type) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+  };
+  if (aElement != bType.getElementType() &&
+      !(isFp8(aElement) && isFp8(bType.getElementType())))
+    return emitOpError("A and B must have the same element type (or both "
+                       "be fp8)");
   return success();
 }

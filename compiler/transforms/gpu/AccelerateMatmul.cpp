@@ -70,8 +70,12 @@
 //   %a = local_alloc %x : memdesc<MxK, #nvmma_shared>   (likewise B)
 //   fence_async_shared          // the stores are generic-proxy writes
 //   %d = warp_group_dot %a, %b, %acc
-// f16/bf16 with f32 accumulators; f32 with precision tf32 when both
-// operands arrive K-contiguous (wgmma transposes 16-bit types only).
+// f16/bf16 with f32 accumulators; f32 with precision tf32, and fp8 (the
+// frontend widens fp8 operands to f16; this looks through the widening),
+// when both operands arrive K-contiguous (wgmma transposes 16-bit types
+// only). An fp8 wgmma accumulates its K block from zero, and an f32 addf
+// adds the block to the accumulator: wgmma's fp8 accumulation is not full
+// f32, and cuBLAS promotes the same way.
 // Warps: groups of 4 along M first, as Triton does: M takes twice the
 // warps while 16 * warpsM < M, the rest go along N. Then M must be a multiple of
 // 16 * warpsM (whole 64-row blocks per group) and N / warpsN >= 8; the
@@ -293,14 +297,30 @@ struct WgmmaPlan {
   unsigned instrN = 0, instrK = 0;
   Value a, b; // the operands' data, as it arrives
   NvmmaSharedEncodingAttr aLayout, bLayout;
+  /// fp8: the wgmma accumulates its K block from zero and the sum is added
+  /// to the accumulator in f32 (see accelerateWgmma).
+  bool addInF32 = false;
 };
 
-std::optional<WgmmaPlan> planWgmma(tk::DotOp dot, unsigned numWarps) {
-  if (!isBlockedTensor(dot.getC().getType()) || numWarps % 4 != 0)
-    return std::nullopt;
+bool isFp8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
+/// The fp8 block that `x` is the exact f16 widening of (the frontend's fp8
+/// dot: truncf(extf(x8) to f32) to f16), or null.
+Value getWidenedFp8(Value x) {
+  auto trunc = x.getDefiningOp<arith::TruncFOp>();
+  auto ext = trunc ? trunc.getIn().getDefiningOp<arith::ExtFOp>() : nullptr;
+  if (!ext || !getElementTypeOrSelf(trunc.getType()).isF16() ||
+      !isFp8(getElementTypeOrSelf(ext.getIn().getType())))
+    return {};
+  return ext.getIn();
+}
+
+/// The plan for `dot` with operand data `a` and `b`.
+std::optional<WgmmaPlan> planWgmmaOn(tk::DotOp dot, Value a, Value b,
+                                     unsigned numWarps) {
   WgmmaPlan plan;
-  plan.a = getOperandData(dot.getA());
-  plan.b = getOperandData(dot.getB());
+  plan.a = a;
+  plan.b = b;
   if (!isBlockedTensor(plan.a.getType()) || !isBlockedTensor(plan.b.getType()))
     return std::nullopt;
   auto aType = cast<RankedTensorType>(plan.a.getType());
@@ -310,7 +330,9 @@ std::optional<WgmmaPlan> planWgmma(tk::DotOp dot, unsigned numWarps) {
   bool f16 = (element.isF16() || element.isBF16()) && acc.isF32();
   bool tf32 = element.isF32() && acc.isF32() &&
               dot.getPrecision() == tk::DotPrecision::TF32;
-  if (element != bType.getElementType() || (!f16 && !tf32))
+  // e4m3 and e5m2 may meet in one wgmma.
+  bool fp8 = isFp8(element) && isFp8(bType.getElementType()) && acc.isF32();
+  if ((element != bType.getElementType() && !fp8) || (!f16 && !tf32 && !fp8))
     return std::nullopt;
 
   int64_t m = aType.getShape()[0], k = aType.getShape()[1],
@@ -324,6 +346,7 @@ std::optional<WgmmaPlan> planWgmma(tk::DotOp dot, unsigned numWarps) {
   }
   unsigned bits = element.getIntOrFloatBitWidth();
   plan.instrK = 256 / bits;
+  plan.addInF32 = fp8;
   if (m % (16 * wM) != 0 || n % wN != 0 || n / wN < 8 || k % plan.instrK != 0)
     return std::nullopt;
   plan.warpsPerCTA = {wM, wN};
@@ -346,8 +369,24 @@ std::optional<WgmmaPlan> planWgmma(tk::DotOp dot, unsigned numWarps) {
   return plan;
 }
 
-/// Rewrites `dot` per `plan`; returns the warp_group_dot.
-WarpGroupDotOp accelerateWgmma(tk::DotOp dot, const WgmmaPlan &plan) {
+std::optional<WgmmaPlan> planWgmma(tk::DotOp dot, unsigned numWarps) {
+  if (!isBlockedTensor(dot.getC().getType()) || numWarps % 4 != 0)
+    return std::nullopt;
+  Value a = getOperandData(dot.getA()), b = getOperandData(dot.getB());
+  // An fp8 dot reads the fp8 data itself (k32, twice the f16 rate) when
+  // both operands are K-contiguous, which wgmma requires of 8-bit types;
+  // otherwise it stays the f16 dot it was widened to.
+  Value a8 = getWidenedFp8(a), b8 = getWidenedFp8(b);
+  if (a8 && b8)
+    if (std::optional<WgmmaPlan> plan = planWgmmaOn(dot, a8, b8, numWarps))
+      return plan;
+  return planWgmmaOn(dot, a, b, numWarps);
+}
+
+/// Rewrites `dot` per `plan`; returns the warp_group_dot and the value
+/// that replaces the dot's result (in #mma).
+std::pair<WarpGroupDotOp, Value> accelerateWgmma(tk::DotOp dot,
+                                                 const WgmmaPlan &plan) {
   OpBuilder b(dot);
   Location loc = dot.getLoc();
   MLIRContext *ctx = dot.getContext();
@@ -378,12 +417,26 @@ WarpGroupDotOp accelerateWgmma(tk::DotOp dot, const WgmmaPlan &plan) {
   if (fenceAtDot)
     FenceAsyncSharedOp::create(b, loc);
   Value acc = ConvertLayoutOp::create(b, loc, mmaType, dot.getC());
-  auto result = WarpGroupDotOp::create(b, loc, mmaType, a, bOperand, acc,
+  // fp8 wgmma does not keep full f32 precision while it accumulates (on
+  // a 4096-long K, five times the error of cuBLAS's f16-rounded result).
+  // So, as cuBLAS does by default and Triton with max_num_imprecise_acc,
+  // each dot accumulates its own K block from zero (scale-d 0, nothing
+  // read) and that block's sum is added to the accumulator with f32 adds.
+  Value c = acc;
+  if (plan.addInF32)
+    c = arith::ConstantOp::create(
+        b, loc, mmaType,
+        DenseElementsAttr::get(mmaType, b.getFloatAttr(cType.getElementType(),
+                                                       0.0)));
+  auto result = WarpGroupDotOp::create(b, loc, mmaType, a, bOperand, c,
                                        /*isAsync=*/false);
-  Value back = ConvertLayoutOp::create(b, loc, cType, result.getD());
+  Value d = result.getD();
+  if (plan.addInF32)
+    d = arith::AddFOp::create(b, loc, acc, d);
+  Value back = ConvertLayoutOp::create(b, loc, cType, d);
   dot.getD().replaceAllUsesWith(back);
   dot.erase();
-  return result;
+  return {result, d};
 }
 
 /// If `acc` (the accumulator operand of the first dot of a chain, in #mma
@@ -492,8 +545,11 @@ struct AccelerateMatmulPass
     for (tk::DotOp dot : dots) {
       if (hopper) {
         if (std::optional<WgmmaPlan> plan = planWgmma(dot, numWarps)) {
-          WarpGroupDotOp result = accelerateWgmma(dot, *plan);
-          carryAccumulatorInMma(result.getC(), result.getD(), result);
+          auto [result, d] = accelerateWgmma(dot, *plan);
+          if (plan->addInF32)
+            carryAccumulatorInMma(d.getDefiningOp()->getOperand(0), d);
+          else
+            carryAccumulatorInMma(result.getC(), d, result);
           continue;
         }
       }

@@ -200,3 +200,29 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %w : tensor<128x128xf32, #mma>
   }
 }
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 8, order = [1, 0]}>
+#sb = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 8, order = [0, 1]}>
+
+// fp8, e4m3 A times e5m2 B, 64x64x64 on one warp group: m64n64k32, two K
+// steps, each 32 bytes (+2 in 16-byte units) further into both K-major
+// operands (B 4096 bytes after A).
+// CHECK-LABEL: llvm.func internal @fp8
+// CHECK-DAG: %[[K32:.*]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async %[[DA:[^,]*]], %[[DB:[^,]*]], %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK: %[[DA1:.*]] = llvm.add %[[DA]], %[[K32]] : i64
+// CHECK: %[[DB1:.*]] = llvm.add %[[DB]], %[[K32]] : i64
+// CHECK: nvvm.wgmma.mma_async %[[DA1]], %[[DB1]], %{{.*}}, <m = 64, n = 64, k = 32>, D[<f32>, <one>], A[<e4m3>, <one>, <row>], B[<e5m2>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @fp8(%c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    %ma = tkgpu.local_alloc !tkgpu.memdesc<64x64xf8E4M3FN, #sa>
+    %mb = tkgpu.local_alloc {tkgpu.offset = 4096 : i64} !tkgpu.memdesc<64x64xf8E5M2, #sb>
+    %d = tkgpu.warp_group_dot %ma, %mb, %c : !tkgpu.memdesc<64x64xf8E4M3FN, #sa> * !tkgpu.memdesc<64x64xf8E5M2, #sb> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}

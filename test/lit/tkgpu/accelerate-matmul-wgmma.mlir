@@ -162,3 +162,43 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return
   }
 }
+
+// -----
+
+#l = #tkgpu.blocked<{sizePerThread = [1, 16], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#lt = #tkgpu.blocked<{sizePerThread = [16, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+
+// fp8 operands, widened to f16 by the frontend (extf to f32, truncf to
+// f16): with both K-contiguous, the wgmma reads the fp8 data itself
+// (e4m3 A, e5m2 B; m64n64k32, 64-byte swizzle for the 64 K bytes) into a
+// zero accumulator, and an f32 addf adds the block to the accumulator;
+// with B N-contiguous (wgmma transposes 16-bit types only) it stays the
+// f16 dot (m64n64k16) on the accumulator itself.
+// CHECK-DAG: #[[F8:.*]] = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 32]}>
+// CHECK-DAG: #[[F16:.*]] = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+// CHECK-DAG: #[[SA:.*]] = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 8, order = [1, 0]}>
+// CHECK-DAG: #[[SB:.*]] = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 8, order = [0, 1]}>
+// CHECK-LABEL: func.func @fp8
+// CHECK-SAME: %{{[^:]*}}: tensor<64x64xf8E4M3FN, {{.*}}>, %{{[^:]*}}: tensor<64x64xf8E5M2, {{.*}}>, %{{[^:]*}}: tensor<64x64xf8E5M2, {{.*}}>, %[[C:[^:]*]]: tensor<64x64xf32
+// CHECK: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #[[F8]]>
+// CHECK: %[[ACC:.*]] = tkgpu.convert_layout %[[C]] : {{.*}} -> tensor<64x64xf32, #[[F8]]>
+// CHECK: %[[BLOCK:.*]] = tkgpu.warp_group_dot %{{.*}}, %{{.*}}, %[[ZERO]] : !tkgpu.memdesc<64x64xf8E4M3FN, #[[SA]]> * !tkgpu.memdesc<64x64xf8E5M2, #[[SB]]> -> tensor<64x64xf32, #[[F8]]>
+// CHECK: arith.addf %[[ACC]], %[[BLOCK]] : tensor<64x64xf32, #[[F8]]>
+// CHECK: %[[ACC16:.*]] = tkgpu.convert_layout %[[C]] : {{.*}} -> tensor<64x64xf32, #[[F16]]>
+// CHECK: tkgpu.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC16]] : !tkgpu.memdesc<64x64xf16, {{.*}}> * !tkgpu.memdesc<64x64xf16, {{.*}}> -> tensor<64x64xf32, #[[F16]]>
+// CHECK-NOT: arith.addf
+// CHECK-NOT: tk.dot
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @fp8(%a: tensor<64x64xf8E4M3FN, #l>, %bk: tensor<64x64xf8E5M2, #lt>, %bn: tensor<64x64xf8E5M2, #l>, %c: tensor<64x64xf32, #l>) {
+    %a32 = arith.extf %a : tensor<64x64xf8E4M3FN, #l> to tensor<64x64xf32, #l>
+    %a16 = arith.truncf %a32 : tensor<64x64xf32, #l> to tensor<64x64xf16, #l>
+    %bk32 = arith.extf %bk : tensor<64x64xf8E5M2, #lt> to tensor<64x64xf32, #lt>
+    %bk16 = arith.truncf %bk32 : tensor<64x64xf32, #lt> to tensor<64x64xf16, #lt>
+    %bn32 = arith.extf %bn : tensor<64x64xf8E5M2, #l> to tensor<64x64xf32, #l>
+    %bn16 = arith.truncf %bn32 : tensor<64x64xf32, #l> to tensor<64x64xf16, #l>
+    %d0 = tk.dot %a16, %bk16, %c : tensor<64x64xf16, #l> * tensor<64x64xf16, #lt> -> tensor<64x64xf32, #l>
+    %d1 = tk.dot %a16, %bn16, %c : tensor<64x64xf16, #l> * tensor<64x64xf16, #l> -> tensor<64x64xf32, #l>
+    "test.use"(%d0, %d1) : (tensor<64x64xf32, #l>, tensor<64x64xf32, #l>) -> ()
+    return
+  }
+}

@@ -164,3 +164,15 @@ func.func @extract_slice_unaligned(%x: tensor<64x64xf32, #b>) {
   %y = tkgpu.extract_slice %x at [0, 8] : tensor<64x64xf32, #b> -> tensor<64x16xf32, #b>
   return
 }
+
+// -----
+
+// warp_group_dot operands of two types: only e4m3 with e5m2.
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#s16 = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#s16t = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+func.func @warp_group_dot_types(%a: !tkgpu.memdesc<64x64xf16, #s16>, %b: !tkgpu.memdesc<64x64xbf16, #s16t>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{A and B must have the same element type (or both be fp8)}}
+  %d = tkgpu.warp_group_dot %a, %b, %c : !tkgpu.memdesc<64x64xf16, #s16> * !tkgpu.memdesc<64x64xbf16, #s16t> -> tensor<64x64xf32, #mma>
+  return
+}

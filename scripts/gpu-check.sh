@@ -23,7 +23,7 @@ fi
 
 summary=()
 note() { summary+=("$1"); echo "== $1"; }
-# TK_GPU_STEPS=1,2,3,3a,3b,3c,4,4b,4c,4d,4e,4f,ref runs only those steps
+# TK_GPU_STEPS=1,2,3,3a,3b,3c,4,4b,4c,4d,4e,4f,4g,ref runs only those steps
 # (numbered as below; ref is triton_ref.py), so that a session can split the
 # work over calls of 10 minutes; unset: all.
 want() { [ -z "${TK_GPU_STEPS:-}" ] || [[ ",$TK_GPU_STEPS," == *",$1,"* ]]; }
@@ -236,6 +236,14 @@ if want 4e && [ -d "$C/kernels/attention_bwd" ] && [ -f bench/gpu/attention_bwd_
     >"$OUT/attention_bwd.log" 2>&1
   note "attention_bwd_gpu.py exit $?: $(tail -1 "$OUT/attention_bwd.log")"
   grep -E "TFLOP/s|FAIL" "$OUT/attention_bwd.log" | head -20
+fi
+# 4g. fp8 matmul on fp8 wgmma (examples/matmul_fp8.tk): QGMMA in the SASS,
+# correctness against float64 and cuBLAS's fp8 GEMM, TFLOP/s next to it.
+if want 4g && [ -x "$C/bin/tkc" ] && [ -f bench/gpu/matmul_fp8_gpu.sh ]; then
+  timeout 300 bash bench/gpu/matmul_fp8_gpu.sh "$C" "$OUT/fp8" >"$OUT/matmul_fp8.log" 2>&1
+  note "matmul_fp8_gpu.sh exit $?: $(grep -c '^ok' "$OUT/matmul_fp8.log") ok"
+  grep -E "^(tk|cuBLAS|FAIL)" "$OUT/matmul_fp8.log" | head -12
+  rm -rf "$OUT/fp8"
 fi
 # 4f. compute-sanitizer racecheck and synccheck over every attention
 # forward and backward variant, once each on a small shape, with plain

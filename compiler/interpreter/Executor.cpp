@@ -8,6 +8,7 @@
 #include "compiler/interpreter/Program.h"
 
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
@@ -166,6 +167,39 @@ llvm::ArrayRef<KernelParam> Kernel::params() const {
   return compiled->params;
 }
 
+/// The arguments against what the kernel was compiled assuming of them
+/// (KernelParam::spec): a specialized kernel given other values computes
+/// something else without a word, so they are refused.
+static llvm::Error checkSpecs(const KernelProgram &program,
+                              llvm::ArrayRef<uint64_t> args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const KernelParam &param = program.params[i];
+    if (param.spec == KernelParam::Spec::None)
+      continue;
+    if (param.isPointer) {
+      if (param.spec == KernelParam::Spec::Div16 && args[i] % 16 != 0)
+        return llvm::createStringError(
+            "pointer argument " + param.name + " is not 16-byte aligned, "
+            "but kernel '" + program.name + "' was compiled assuming it");
+      continue;
+    }
+    unsigned bits = 8 * storageBytes(param.element);
+    int64_t value = param.isUnsigned || bits >= 64
+                        ? int64_t(args[i])
+                        : llvm::SignExtend64(args[i], bits);
+    std::string shown = param.isUnsigned ? std::to_string(uint64_t(value))
+                                         : std::to_string(value);
+    bool one = param.spec == KernelParam::Spec::One;
+    if (one ? value != 1 : value % 16 != 0)
+      return llvm::createStringError(
+          "argument " + param.name + "=" + shown + " breaks the assumption " +
+          param.name + (one ? "=1" : "=16") + " that kernel '" +
+          program.name + "' was compiled with (it must " +
+          (one ? "equal 1)" : "be a multiple of 16)"));
+  }
+  return llvm::Error::success();
+}
+
 llvm::Error Kernel::run(const LaunchGrid &grid, llvm::ArrayRef<uint64_t> args,
                         const MemoryRegistry &memory,
                         const RunOptions &options) const {
@@ -181,6 +215,8 @@ llvm::Error Kernel::run(const LaunchGrid &grid, llvm::ArrayRef<uint64_t> args,
       return llvm::createStringError("kernel '" + program.name +
                                      "': negative grid dimension " +
                                      std::to_string(n));
+  if (llvm::Error error = checkSpecs(program, args))
+    return error;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)
     return llvm::Error::success();
 

@@ -54,6 +54,11 @@ struct KernelParam {
   ElementKind element = ElementKind::I32;
   /// From the source type: whether an integer parameter is unsigned.
   bool isUnsigned = false;
+  /// What the kernel was compiled assuming of the value (`tk.arg_specs`:
+  /// tkc's --assume / --assume-aligned-pointers, the JIT's
+  /// specialization); Kernel::run refuses arguments that break it.
+  enum class Spec : uint8_t { None, Div16, One };
+  Spec spec = Spec::None;
 };
 
 /// Number of program instances along x, y, z.
@@ -81,7 +86,9 @@ public:
   /// one value per parameter in its low bits (little-endian): integers in
   /// their width, floats as IEEE bits (f16/bf16 as 16-bit patterns),
   /// pointers as host addresses. Every address the kernel touches must lie
-  /// in a buffer of `memory`.
+  /// in a buffer of `memory`. An argument that breaks its parameter's
+  /// `spec` (an integer not a multiple of 16, or not 1; a pointer not
+  /// 16-byte aligned) is an error before anything runs.
   llvm::Error run(const LaunchGrid &grid, llvm::ArrayRef<uint64_t> args,
                   const MemoryRegistry &memory,
                   const RunOptions &options = RunOptions()) const;

@@ -280,6 +280,7 @@ Error ProgramBuilder::build(func::FuncOp kernel) {
                         "block per function)");
   auto names = kernel->getAttrOfType<ArrayAttr>("tk.arg_names");
   auto types = kernel->getAttrOfType<ArrayAttr>("tk.arg_types");
+  auto specs = kernel->getAttrOfType<ArrayAttr>("tk.arg_specs");
   Block &entry = kernel.getBody().front();
   for (BlockArgument arg : entry.getArguments()) {
     unsigned i = arg.getArgNumber();
@@ -308,6 +309,17 @@ Error ProgramBuilder::build(func::FuncOp kernel) {
       param.element = slot->kind;
       param.isUnsigned = llvm::StringRef(param.sourceType).starts_with("u");
     }
+    if (specs && i < specs.size())
+      if (auto spec = dyn_cast<StringAttr>(specs[i])) {
+        if (spec.getValue() == "div16")
+          param.spec = KernelParam::Spec::Div16;
+        else if (spec.getValue() == "one")
+          param.spec = KernelParam::Spec::One;
+        else if (spec.getValue() != "none")
+          return fail(kernel, "unknown tk.arg_specs entry '" +
+                                  spec.getValue() + "' for parameter " +
+                                  param.name);
+      }
     program.params.push_back(param);
     program.paramSlots.push_back(slot->offset);
   }

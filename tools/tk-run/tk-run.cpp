@@ -142,40 +142,6 @@ tk::interp::LaunchGrid parseGrid(StringRef text) {
   return {dims[0], dims[1], dims[2]};
 }
 
-/// The kernel was compiled for the values `assumptions` promise; a launch
-/// that breaks one would compute garbage (or fault) without a word, so it
-/// is refused. Pointers need no check: the buffers tk-run allocates, host
-/// and device, are aligned to at least 16 bytes.
-void checkAssumptions(ArrayRef<tk::ArgAssumption> assumptions,
-                      ArrayRef<BoundArg> args) {
-  for (const tk::ArgAssumption &assumption : assumptions) {
-    const BoundArg *arg = llvm::find_if(args, [&](const BoundArg &bound) {
-      return bound.param->name == assumption.name;
-    });
-    if (arg == args.end())
-      fatal("--assume " + assumption.name + "=" +
-            Twine(assumption.value) + ": the kernel has no parameter '" +
-            assumption.name + "'");
-    if (arg->param->isPointer)
-      continue;
-    if (arg->type.isFloat)
-      fatal("--assume " + assumption.name + "=" + Twine(assumption.value) +
-            ": '" + assumption.name + "' is " + arg->param->sourceType +
-            ", not an integer or a pointer");
-    unsigned width = arg->type.bits;
-    int64_t value = arg->type.isUnsigned || width >= 64
-                        ? int64_t(arg->bits)
-                        : SignExtend64(arg->bits, width);
-    bool holds = assumption.value == 1 ? value == 1 : value % 16 == 0;
-    if (!holds)
-      fatal("argument " + assumption.name + "=" + Twine(value) +
-            " breaks --assume " + assumption.name + "=" +
-            Twine(assumption.value) +
-            (assumption.value == 1 ? " (it must equal 1)"
-                                   : " (it must be a multiple of 16)"));
-  }
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -312,7 +278,8 @@ int main(int argc, char **argv) {
     args.push_back(arg);
   }
 
-  checkAssumptions(sourceOptions.assumptions, args);
+  // What --assume promised is checked where the kernel runs: by the
+  // interpreter (Kernel::run) and by libtkrt's argument check on the GPU.
 
   auto findBuffer = [&](StringRef name, const char *option) -> HostBuffer & {
     auto it = buffers.find(name.str());

@@ -34,6 +34,29 @@ func.func @copy(%in: !tk.ptr<f32>, %out: !tk.ptr<f32>, %shift: i32, %n: i32)
 }
 )";
 
+TEST(MemoryTest, ArgumentsBreakingTheSpecializationAreRefused) {
+  // The same kernel compiled assuming shift == 1 and n a multiple of 16.
+  std::string specialized = kShiftedCopy;
+  std::string names = "tk.arg_names = [\"in_ptr\", \"out_ptr\", \"shift\", \"n\"]";
+  specialized.replace(specialized.find(names), names.size(),
+                      names + ", tk.arg_specs = [\"div16\", \"none\", "
+                              "\"one\", \"div16\"]");
+  KernelHarness harness(specialized);
+  ASSERT_TRUE(harness.loaded()) << harness.loadError();
+  uint64_t in = harness.buffer(std::vector<float>(40, 1.0f));
+  uint64_t out = harness.buffer(std::vector<float>(32));
+  EXPECT_EQ(harness.run({1, 1, 1}, {in, out, 1, 32}), "");
+  EXPECT_NE(harness.run({1, 1, 1}, {in, out, 1, 30})
+                .find("argument n=30 breaks the assumption n=16"),
+            std::string::npos);
+  EXPECT_NE(harness.run({1, 1, 1}, {in, out, 0, 32})
+                .find("argument shift=0 breaks the assumption shift=1"),
+            std::string::npos);
+  EXPECT_NE(harness.run({1, 1, 1}, {in + 4, out, 1, 32})
+                .find("pointer argument in_ptr is not 16-byte aligned"),
+            std::string::npos);
+}
+
 TEST(MemoryTest, MaskedLanesTakeOtherAndNeverTouchMemory) {
   KernelHarness harness(kShiftedCopy);
   ASSERT_TRUE(harness.loaded()) << harness.loadError();

@@ -3,8 +3,9 @@
 // Shared by the op patterns of convert-tkgpu-to-llvm: the type converter
 // (a tensor becomes the struct of the elements this thread owns, in the
 // register order of its LinearLayout), index arithmetic from linear layouts,
-// warp shuffles, inline PTX, and moving distributed tensors through the one
-// dynamic shared-memory buffer.
+// warp shuffles, inline PTX (LoweringUtils.cpp), and moving distributed
+// tensors through the one dynamic shared-memory buffer
+// (SharedMemoryAccess.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TK_COMPILER_CONVERSION_LOWERINGUTILS_H

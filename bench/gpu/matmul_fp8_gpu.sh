@@ -9,20 +9,21 @@
 #  3. TFLOP/s (tk-run --bench: CUDA events, L2 flushed, median) next to
 #     torch._scaled_mm and, for scale, the f16 pointer matmul.
 # Usage: bench/gpu/matmul_fp8_gpu.sh BUILD OUTDIR   (BUILD: a folder with
-# bin/tk-run and bin/tkc; PYTHON names a python3 with torch)
+# bin/tk-run and bin/tkc; PYTHON names a python3 with torch; BM, BN, BK,
+# WARPS and STAGES (a list) change the configuration)
 set -euo pipefail
 BUILD=$1; OUT=$2
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 TKRUN="$BUILD/bin/tk-run"; TKC="$BUILD/bin/tkc"
 PY=${PYTHON:-python3}
 mkdir -p "$OUT"
-BM=${BM:-128}; BN=${BN:-128}; BK=${BK:-128}; WARPS=${WARPS:-8}
+BM=${BM:-128}; BN=${BN:-128}; BK=${BK:-128}; WARPS=${WARPS:-8}; STAGES=${STAGES:-3 4}
 CONFIG=(-D BLOCK_M=$BM -D BLOCK_N=$BN -D BLOCK_K=$BK -D GROUP_M=8 --num-warps $WARPS
         --arch sm_90a --assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16
         --assume stride_am=16 --assume stride_ak=1 --assume stride_bk=1 --assume stride_bn=16
         --assume stride_cm=16 --assume stride_cn=1)
 
-"$TKC" "$ROOT/examples/matmul_fp8.tk" -k matmul_fp8 "${CONFIG[@]}" --num-stages 4 \
+"$TKC" "$ROOT/examples/matmul_fp8.tk" -k matmul_fp8 "${CONFIG[@]}" --num-stages "${STAGES##* }" \
   --emit=cubin -o "$OUT/matmul_fp8.cubin"
 /usr/local/cuda/bin/cuobjdump --dump-sass "$OUT/matmul_fp8.cubin" > "$OUT/matmul_fp8.sass"
 grep -q "QGMMA.*E4M3" "$OUT/matmul_fp8.sass" || { echo "FAIL: no QGMMA (fp8 wgmma) on E4M3 in the SASS" >&2; exit 1; }
@@ -70,19 +71,19 @@ print(f"ok matmul_fp8 {sys.argv[2]}x{sys.argv[3]}x{sys.argv[4]} num_stages {sys.
       f"{100 * same:.1f}% of elements equal to cuBLAS's)")
 PY
 }
-for s in 3 4; do
+for s in $STAGES; do
   inputs 1008 528 272; check 1008 528 272 $s
 done
 for size in 4096 8192; do
   inputs $size $size $size
-  for s in 3 4; do check $size $size $size $s; done
+  for s in $STAGES; do check $size $size $size $s; done
 done
 
 [ -n "${SKIP_BENCH:-}" ] && exit 0
 for size in 4096 8192; do
   inputs $size $size $size
   flops=$(( 2 * size * size * size ))
-  for s in 3 4; do
+  for s in $STAGES; do
     echo -n "tk fp8  ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
     run $size $size $size $s --bench 50 --flops $flops
   done

@@ -91,6 +91,30 @@ SmallVector<Value> unpackValues(OpBuilder &b, Location loc, Value value);
 /// The struct of `type` holding `elements` (or elements[0] for a scalar).
 Value packValues(OpBuilder &b, Location loc, Type type, ValueRange elements);
 
+/// Applies `build` (ArrayRef<Value> -> Value) to element i of every
+/// converted operand, for each element (an operand with one element, a
+/// scalar, serves every i), and packs the results as `resultType`
+/// converts.
+template <typename Build>
+Value mapElements(OpBuilder &b, Location loc, Type resultType,
+                  const TypeConverter &converter, ValueRange operands,
+                  Build build) {
+  SmallVector<SmallVector<Value>> elements;
+  for (Value v : operands)
+    elements.push_back(unpackValues(b, loc, v));
+  size_t count = 1;
+  for (auto &e : elements)
+    count = std::max(count, e.size());
+  SmallVector<Value> results;
+  for (size_t i = 0; i < count; ++i) {
+    SmallVector<Value> args;
+    for (auto &e : elements)
+      args.push_back(e.size() == 1 ? e[0] : e[i]);
+    results.push_back(build(args));
+  }
+  return packValues(b, loc, converter.convertType(resultType), results);
+}
+
 /// threadIdx.x, and from it the lane and the warp (i32).
 Value getThreadId(OpBuilder &b, Location loc);
 std::pair<Value, Value> getLaneAndWarp(OpBuilder &b, Location loc,

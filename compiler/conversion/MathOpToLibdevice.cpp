@@ -109,26 +109,13 @@ struct ExternElementwiseConversion
     auto function =
         declareLibdeviceFunction(rewriter, op, op.getSymbol(), result, params);
 
-    auto call = [&](ValueRange args) {
-      return LLVM::CallOp::create(rewriter, loc, function, args).getResult();
-    };
-    if (!isa<RankedTensorType>(op.getType())) {
-      rewriter.replaceOp(op, call(adaptor.getSrcs()));
-      return success();
-    }
-    SmallVector<SmallVector<Value>> elements;
-    for (Value operand : adaptor.getSrcs())
-      elements.push_back(unpackValues(rewriter, loc, operand));
-    SmallVector<Value> results;
-    for (size_t i = 0, e = elements.front().size(); i < e; ++i) {
-      SmallVector<Value> args;
-      for (const SmallVector<Value> &operand : elements)
-        args.push_back(operand[i]);
-      results.push_back(call(args));
-    }
-    rewriter.replaceOp(op, packValues(rewriter, loc,
-                                      converter.convertType(op.getType()),
-                                      results));
+    rewriter.replaceOp(
+        op, mapElements(rewriter, loc, op.getType(), converter,
+                        adaptor.getSrcs(), [&](ArrayRef<Value> args) -> Value {
+                          return LLVM::CallOp::create(rewriter, loc, function,
+                                                      args)
+                              .getResult();
+                        }));
     return success();
   }
 };

@@ -286,27 +286,6 @@ struct TransConversion : public OpConversionPattern<tk::TransOp> {
 // Pointers and casts
 //===----------------------------------------------------------------------===//
 
-/// Applies `build` to each element (or to the scalars) and packs the result.
-template <typename Build>
-static Value mapElements(ConversionPatternRewriter &rewriter, Location loc,
-                         Type resultType, const TypeConverter &converter,
-                         ArrayRef<Value> operands, Build build) {
-  SmallVector<SmallVector<Value>> elements;
-  for (Value v : operands)
-    elements.push_back(unpackValues(rewriter, loc, v));
-  size_t count = 1;
-  for (auto &e : elements)
-    count = std::max(count, e.size());
-  SmallVector<Value> results;
-  for (size_t i = 0; i < count; ++i) {
-    SmallVector<Value> args;
-    for (auto &e : elements)
-      args.push_back(e.size() == 1 ? e[0] : e[i]);
-    results.push_back(build(args));
-  }
-  return packValues(rewriter, loc, converter.convertType(resultType), results);
-}
-
 /// tkgpu.extract_slice: the window's registers, picked (see
 /// mapWindowRegisters).
 struct ExtractSliceConversion : public OpConversionPattern<ExtractSliceOp> {

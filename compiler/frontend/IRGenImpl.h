@@ -49,11 +49,9 @@ using ast::ScalarType;
 bool isLibdeviceFunction(const std::string &name);
 std::vector<std::string> getLibdeviceFunctionNames();
 /// Those of them called by symbol, as tk.extern_elementwise
-/// (LibdeviceExterns.def, IRGenLibdeviceExtern.cpp), and the symbols of
-/// all their overloads.
+/// (LibdeviceExterns.def, IRGenLibdeviceExtern.cpp).
 bool isLibdeviceExternFunction(const std::string &name);
 std::vector<std::string> getLibdeviceExternFunctionNames();
-std::vector<std::string> getLibdeviceExternSymbols();
 
 /// A variable: its value and where it was last assigned.
 struct Binding {
@@ -180,7 +178,11 @@ public:
   /// (IRGenLibdevice.cpp).
   Value callLibdevice(const std::string &name, const CallArgs &args,
                       SourceLoc loc);
-  /// The same for a function of LibdeviceExterns.def
+  /// Positional arguments only, `arity` of them (IRGenLibdevice.cpp).
+  void checkLibdeviceArguments(const std::string &spelling,
+                               const CallArgs &args, size_t arity,
+                               SourceLoc loc);
+  /// `libdevice.NAME(...)` for a function of LibdeviceExterns.def
   /// (IRGenLibdeviceExtern.cpp).
   Value callLibdeviceExtern(const std::string &name, const CallArgs &args,
                             SourceLoc loc);

@@ -154,20 +154,26 @@ std::vector<std::string> getLibdeviceFunctionNames() {
   return names;
 }
 
+void IRGen::checkLibdeviceArguments(const std::string &spelling,
+                                    const CallArgs &args, size_t arity,
+                                    SourceLoc loc) {
+  if (!args.keywords.empty())
+    error(args.keywordNameLocs.front(),
+          spelling + "() takes positional arguments only");
+  if (args.positional.size() != arity)
+    error(loc, spelling + "() takes " + std::to_string(arity) +
+                   " argument" + (arity == 1 ? "" : "s") + ", got " +
+                   std::to_string(args.positional.size()));
+}
+
 Value IRGen::callLibdevice(const std::string &name, const CallArgs &args,
                            SourceLoc loc) {
   const LibdeviceFunction *fn = findLibdeviceFunction(name);
   if (!fn)
     return callLibdeviceExtern(name, args, loc);
   std::string spelling = "libdevice." + name;
-  if (!args.keywords.empty())
-    error(args.keywordNameLocs.front(),
-          spelling + "() takes positional arguments only");
   size_t arity = fn->kind == LibdeviceKind::Binary ? 2 : 1;
-  if (args.positional.size() != arity)
-    error(loc, spelling + "() takes " + std::to_string(arity) +
-                   " argument" + (arity == 1 ? "" : "s") + ", got " +
-                   std::to_string(args.positional.size()));
+  checkLibdeviceArguments(spelling, args, arity, loc);
 
   // The operands as run-time values (a constant is f32, or i32 for popc).
   std::vector<Value> operands = args.positional;

@@ -127,13 +127,6 @@ std::vector<std::string> getLibdeviceExternFunctionNames() {
   return names;
 }
 
-std::vector<std::string> getLibdeviceExternSymbols() {
-  std::vector<std::string> symbols;
-  for (const ExternOverload &overload : getExternOverloads())
-    symbols.push_back(overload.symbol);
-  return symbols;
-}
-
 Value IRGen::callLibdeviceExtern(const std::string &name, const CallArgs &args,
                                  SourceLoc loc) {
   std::string spelling = "libdevice." + name;
@@ -142,13 +135,7 @@ Value IRGen::callLibdeviceExtern(const std::string &name, const CallArgs &args,
     if (name == overload.name)
       candidates.push_back(&overload);
   size_t arity = candidates.front()->params.size();
-  if (!args.keywords.empty())
-    error(args.keywordNameLocs.front(),
-          spelling + "() takes positional arguments only");
-  if (args.positional.size() != arity)
-    error(loc, spelling + "() takes " + std::to_string(arity) + " argument" +
-                   (arity == 1 ? "" : "s") + ", got " +
-                   std::to_string(args.positional.size()));
+  checkLibdeviceArguments(spelling, args, arity, loc);
 
   std::vector<DType> types;
   std::string given;

@@ -23,7 +23,7 @@ fi
 
 summary=()
 note() { summary+=("$1"); echo "== $1"; }
-# TK_GPU_STEPS=1,2,3,3a,3b,3c,4,4b,4c,4d,4e,4f,4g,ref runs only those steps
+# TK_GPU_STEPS=1,2,3,3a,3b,3c,4,4b,4c,4d,4e,4f,4g,4h,ref runs only those steps
 # (numbered as below; ref is triton_ref.py), so that a session can split the
 # work over calls of 10 minutes; unset: all.
 want() { [ -z "${TK_GPU_STEPS:-}" ] || [[ ",$TK_GPU_STEPS," == *",$1,"* ]]; }
@@ -244,6 +244,17 @@ if want 4g && [ -x "$C/bin/tkc" ] && [ -f bench/gpu/matmul_fp8_gpu.sh ]; then
   note "matmul_fp8_gpu.sh exit $?: $(grep -c '^ok' "$OUT/matmul_fp8.log") ok"
   grep -E "^(tk|cuBLAS|FAIL)" "$OUT/matmul_fp8.log" | head -12
   rm -rf "$OUT/fp8"
+fi
+# 4h. TMA matmul (examples/matmul_desc.tk), software-pipelined and
+# warp-specialized: SASS (UTMALDG, HGMMA, SETMAXREG), correctness against
+# float64 and cuBLAS, TFLOP/s with the fused leaky ReLU; racecheck and
+# synccheck with TK_GPU_SANITIZE=1.
+if want 4h && [ -x "$C/bin/tkc" ] && [ -f bench/gpu/matmul_tma_gpu.sh ]; then
+  LEAKY_BENCH=1 SANITIZE=${TK_GPU_SANITIZE:-0} timeout 420 bash bench/gpu/matmul_tma_gpu.sh \
+    "$C" "$OUT/tma" >"$OUT/matmul_tma.log" 2>&1
+  note "matmul_tma_gpu.sh exit $?: $(grep -c '^ok' "$OUT/matmul_tma.log") ok"
+  grep -E "^(tma|pointer|cuBLAS|FAIL|sanitize)" "$OUT/matmul_tma.log" | head -30
+  rm -rf "$OUT/tma"
 fi
 # 4f. compute-sanitizer racecheck and synccheck over every attention
 # forward and backward variant, once each on a small shape, with plain

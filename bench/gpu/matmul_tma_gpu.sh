@@ -11,6 +11,18 @@
 #     4096^3 and 8192^3, TMA next to the pointer-based examples/matmul.tk
 #     (cp.async + wgmma) with the same blocks, and torch.matmul.
 # Also checks that the cubin has UTMALDG / UTMASTG (cuobjdump).
+# VARIANTS (default "plain ws persistent persistent-ws"): plain is the
+# software-pipelined loop, ws the warp-specialized one (-D
+# WARP_SPECIALIZE=True: a producer warp group issues the TMA loads;
+# SETMAXREG in the SASS, num_warps + 4 warps in the metadata); persistent
+# and persistent-ws the same on the persistent kernel
+# (examples/matmul_desc_persistent.tk, NUM_SMS programs; 4 stages of
+# 128x256x64 do not fit beside its epilogue buffer, so it runs at most 3).
+# Each variant is checked and timed. LEAKY_BENCH=1 also times
+# the fused leaky ReLU at 4096^3 next to torch.matmul + leaky_relu.
+# SANITIZE=1 runs compute-sanitizer racecheck and synccheck on each
+# variant (1000x520x264, 3 stages). SKIP_CHECKS=1 skips the correctness
+# runs, SKIP_BENCH=1 the timings.
 # Usage: bench/gpu/matmul_tma_gpu.sh BUILD OUTDIR   (BUILD: a tk build
 # folder with bin/tk-run and bin/tkc; PYTHON names a python3 with torch)
 set -euo pipefail
@@ -20,18 +32,38 @@ TKRUN="$BUILD/bin/tk-run"; TKC="$BUILD/bin/tkc"
 PY=${PYTHON:-python3}
 mkdir -p "$OUT"
 BM=${BM:-128}; BN=${BN:-256}; BK=${BK:-64}; WARPS=${WARPS:-8}
-CONFIG=(-D BLOCK_M=$BM -D BLOCK_N=$BN -D BLOCK_K=$BK -D GROUP_M=8 -D LEAKY=False
-        --num-warps $WARPS --arch sm_90a)
+VARIANTS=${VARIANTS:-plain ws persistent persistent-ws}
+NUM_SMS=${NUM_SMS:-$("$PY" -c "import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)" 2>/dev/null || echo 132)}
+BASE=(-D BLOCK_M=$BM -D BLOCK_N=$BN -D BLOCK_K=$BK -D GROUP_M=8
+      --num-warps $WARPS --arch sm_90a)
+config() { # VARIANT [LEAKY]: SRC, KERNEL and CONFIG for it
+  CONFIG=("${BASE[@]}" -D LEAKY=${2:-False})
+  SRC="$ROOT/examples/matmul_desc.tk"; KERNEL=matmul_desc
+  case $1 in persistent*) SRC="$ROOT/examples/matmul_desc_persistent.tk"
+                 KERNEL=matmul_desc_persistent; CONFIG+=(-D NUM_SMS=$NUM_SMS) ;; esac
+  case $1 in *ws) CONFIG+=(-D WARP_SPECIALIZE=True) ;; esac
+  return 0
+}
+stages() { # VARIANT STAGES...: the stages the variant runs
+  local v=$1; shift
+  for s in "$@"; do [[ $v == persistent* && $s -gt 3 ]] || echo -n "$s "; done
+}
 
-# The cubin uses TMA.
-"$TKC" "$ROOT/examples/matmul_desc.tk" -k matmul_desc "${CONFIG[@]}" --num-stages 3 \
-  --emit=cubin -o "$OUT/matmul_desc.cubin"
-/usr/local/cuda/bin/cuobjdump --dump-sass "$OUT/matmul_desc.cubin" > "$OUT/matmul_desc.sass"
-for op in UTMALDG UTMASTG HGMMA; do
-  grep -q "$op" "$OUT/matmul_desc.sass" || { echo "FAIL: no $op in the SASS" >&2; exit 1; }
+# The cubins use TMA (and the warp-specialized one setmaxnreg).
+for v in $VARIANTS; do
+  config $v
+  "$TKC" "$SRC" -k $KERNEL "${CONFIG[@]}" --num-stages 3 \
+    --emit=cubin -o "$OUT/matmul_desc_$v.cubin"
+  /usr/local/cuda/bin/cuobjdump --dump-sass "$OUT/matmul_desc_$v.cubin" > "$OUT/matmul_desc_$v.sass"
+  ops="UTMALDG UTMASTG HGMMA"; [[ $v == *ws ]] && ops+=" SETMAXREG"
+  for op in $ops; do
+    grep -q "$op" "$OUT/matmul_desc_$v.sass" || { echo "FAIL: no $op in the $v SASS" >&2; exit 1; }
+  done
+  echo "ok $v SASS has $ops ($(grep -c HGMMA "$OUT/matmul_desc_$v.sass") HGMMA," \
+    "$(grep -c 'BAR.SYNC' "$OUT/matmul_desc_$v.sass") BAR.SYNC);" \
+    "metadata num_warps $(grep -o '"num_warps": *[0-9]*' "$OUT/matmul_desc_$v.json" | grep -o '[0-9]*$')"
+  grep -q '"tensor_maps"' "$OUT/matmul_desc_$v.json" || { echo "FAIL: no tensor_maps" >&2; exit 1; }
 done
-echo "ok SASS has UTMALDG, UTMASTG and HGMMA"
-grep -q '"tensor_maps"' "$OUT/matmul_desc.json" || { echo "FAIL: no tensor_maps" >&2; exit 1; }
 
 inputs() { # M N K
   "$PY" - "$OUT" "$@" <<'PY'
@@ -42,14 +74,19 @@ np.save(f"{d}/a.npy", (rs.randn(m, k) / 8).astype(np.float16))
 np.save(f"{d}/b.npy", (rs.randn(k, n) / 8).astype(np.float16))
 PY
 }
-grid() { echo $(( (($1 + BM - 1) / BM) * (($2 + BN - 1) / BN) )); }
-check() { # M N K STAGES
-  local m=$1 n=$2 k=$3 s=$4
-  "$TKRUN" "$ROOT/examples/matmul_desc.tk" -k matmul_desc "${CONFIG[@]}" --num-stages "$s" \
-    --gpu --grid "$(grid "$m" "$n")" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" \
+grid() { # M N [VARIANT]
+  local tiles=$(( (($1 + BM - 1) / BM) * (($2 + BN - 1) / BN) ))
+  [[ ${3:-} == persistent* && $tiles -gt $NUM_SMS ]] && tiles=$NUM_SMS
+  echo $tiles
+}
+check() { # M N K STAGES VARIANT
+  local m=$1 n=$2 k=$3 s=$4 v=$5
+  config $v
+  "$TKRUN" "$SRC" -k $KERNEL "${CONFIG[@]}" --num-stages "$s" \
+    --gpu --grid "$(grid "$m" "$n" $v)" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" \
     --arg c_ptr="zeros:${m}x${n}" --arg M="$m" --arg N="$n" --arg K="$k" \
     --write c_ptr="$OUT/c.npy"
-  "$PY" - "$OUT" "$m" "$n" "$k" "$s" <<'PY'
+  "$PY" - "$OUT" "$m" "$n" "$k" "$s" "$v" <<'PY'
 import sys, numpy as np, torch
 d = sys.argv[1]
 a, b, c = (np.load(f"{d}/{x}.npy") for x in "abc")
@@ -65,32 +102,70 @@ rel = ((out - ref64).norm() / ref64.norm()).item()
 rel_cublas = ((cublas - ref64).norm() / ref64.norm()).item()
 same = (out == cublas).double().mean().item()
 assert rel < 1e-2 and rel <= 2 * rel_cublas + 1e-6, (rel, rel_cublas)
-print(f"ok matmul_desc (TMA) {sys.argv[2]}x{sys.argv[3]}x{sys.argv[4]} "
+print(f"ok matmul_desc (TMA, {sys.argv[6]}) {sys.argv[2]}x{sys.argv[3]}x{sys.argv[4]} "
       f"num_stages {sys.argv[5]}: ||c - ref64|| / ||ref64|| = {rel:.2e} "
       f"(cuBLAS {rel_cublas:.2e}; {100 * same:.1f}% of elements equal to cuBLAS's)")
 PY
 }
 # N and K multiples of 8 (16-byte rows, which TMA needs); M, N, K not
 # multiples of the blocks.
-for s in 2 3 4; do
-  inputs 1000 520 264; check 1000 520 264 $s
-  inputs 77 136 40; check 77 136 40 $s
-done
-for size in 4096 8192; do
-  inputs $size $size $size
-  for s in 3 4; do check $size $size $size $s; done
+for v in $VARIANTS; do
+  [ -n "${SKIP_CHECKS:-}" ] && break
+  for s in $(stages $v 2 3 4); do
+    inputs 1000 520 264; check 1000 520 264 $s $v
+    inputs 77 136 40; check 77 136 40 $s $v
+  done
+  for size in 4096 8192; do
+    inputs $size $size $size
+    for s in $(stages $v 3 4); do check $size $size $size $s $v; done
+  done
 done
 
+if [ "${SANITIZE:-0}" = 1 ]; then
+  inputs 1000 520 264
+  for v in $VARIANTS; do
+    config $v
+    for tool in racecheck synccheck; do
+      rc=0
+      compute-sanitizer --tool $tool --error-exitcode 3 "$TKRUN" "$SRC" \
+        -k $KERNEL "${CONFIG[@]}" --num-stages 3 --gpu --grid "$(grid 1000 520 $v)" \
+        --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" --arg c_ptr="zeros:1000x520" \
+        --arg M=1000 --arg N=520 --arg K=264 > "$OUT/sanitize-$v-$tool.log" 2>&1 || rc=$?
+      echo "sanitize $v $tool: exit $rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$v-$tool.log" | tr '\n' ' ')"
+    done
+  done
+fi
+
 [ -n "${SKIP_BENCH:-}" ] && exit 0
+bench_tma() { # VARIANT STAGES SIZE [LEAKY]: TFLOP/s of one variant
+  local v=$1 s=$2 size=$3 leaky=${4:-False}
+  [ -n "$(stages $v $s)" ] || return 0
+  config $v $leaky
+  local label=$v; [ $leaky = True ] && label+=" leaky"
+  echo -n "tma $label ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
+  "$TKRUN" "$SRC" -k $KERNEL "${CONFIG[@]}" --num-stages $s \
+    --gpu --grid "$(grid $size $size $v)" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" \
+    --arg c_ptr="zeros:${size}x${size}" --arg M=$size --arg N=$size --arg K=$size \
+    --bench 50 --flops $(( 2 * size * size * size ))
+}
+cublas() { # SIZE LABEL EXPR: torch's time for EXPR of a and b (cuBLAS)
+  "$PY" - "$1" "$2" "$3" <<PY
+import sys, torch
+sys.path.insert(0, "$ROOT/bench/gpu")
+from cubin import time_ms
+n, label, expr = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+a = torch.randn(n, n, device="cuda", dtype=torch.float16)
+b = torch.randn(n, n, device="cuda", dtype=torch.float16)
+F = torch.nn.functional
+ms = time_ms(lambda: eval(expr), reps=50)
+print(f"cuBLAS  {n}^3 {label}: {ms:.3f} ms, {2 * n ** 3 / ms / 1e9:.2f} TFLOP/s")
+PY
+}
 for size in 4096 8192; do
   inputs $size $size $size
-  flops=$(( 2 * size * size * size ))
   for s in 3 4; do
-    echo -n "tma     ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
-    "$TKRUN" "$ROOT/examples/matmul_desc.tk" -k matmul_desc "${CONFIG[@]}" --num-stages $s \
-      --gpu --grid "$(grid $size $size)" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" \
-      --arg c_ptr="zeros:${size}x${size}" --arg M=$size --arg N=$size --arg K=$size \
-      --bench 50 --flops $flops
+    for v in $VARIANTS; do bench_tma $v $s $size; done
+    config plain
     echo -n "pointer ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
     "$TKRUN" "$ROOT/examples/matmul.tk" -k matmul "${CONFIG[@]}" --num-stages $s \
       --assume-aligned-pointers --assume M=16 --assume K=16 --assume N=16 --assume stride_ak=1 \
@@ -99,16 +174,14 @@ for size in 4096 8192; do
       --gpu --grid "$(grid $size $size)" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" \
       --arg c_ptr="zeros:${size}x${size}" --arg M=$size --arg N=$size --arg K=$size \
       --arg stride_am=$size --arg stride_ak=1 --arg stride_bk=$size --arg stride_bn=1 \
-      --arg stride_cm=$size --arg stride_cn=1 --bench 50 --flops $flops
+      --arg stride_cm=$size --arg stride_cn=1 --bench 50 --flops $(( 2 * size * size * size ))
   done
-  "$PY" - "$size" <<PY
-import sys, torch
-sys.path.insert(0, "$ROOT/bench/gpu")
-from cubin import time_ms
-n = int(sys.argv[1])
-a = torch.randn(n, n, device="cuda", dtype=torch.float16)
-b = torch.randn(n, n, device="cuda", dtype=torch.float16)
-ms = time_ms(lambda: a @ b, reps=50)
-print(f"cuBLAS  {n}^3 torch.matmul: {ms:.3f} ms, {2 * n ** 3 / ms / 1e9:.2f} TFLOP/s")
-PY
+  cublas $size torch.matmul "a @ b"
 done
+
+[ "${LEAKY_BENCH:-0}" = 1 ] || exit 0
+inputs 4096 4096 4096
+for s in 3 4; do
+  for v in $VARIANTS; do bench_tma $v $s 4096 True; done
+done
+cublas 4096 "torch.matmul + leaky_relu" "F.leaky_relu(a @ b, 0.01)"

@@ -7,7 +7,9 @@
 // 3. One dialect conversion to LLVM + NVVM: our op patterns, and the
 //    upstream arith/math/cf/index patterns for scalars (our fast math
 //    first).
-// 4. tkgpu.shared_bytes on the module: the dynamic shared memory a launch
+// 4. tkgpu.warp_specialize, kept through 3 for its regions' ops, becomes
+//    the branch into its partitions (WarpSpecializeOpToLlvm.cpp).
+// 5. tkgpu.shared_bytes on the module: the dynamic shared memory a launch
 //    must provide (tkgpu-allocate-shared-memory's total, or what the
 //    patterns used when it did not run).
 // Barrier pruning and instruction sinking are passes of their own
@@ -21,6 +23,7 @@
 #include "compiler/conversion/PatternSets.h"
 #include "compiler/conversion/MathOpToLibdevice.h"
 #include "compiler/conversion/TmaOpToLlvm.h"
+#include "compiler/conversion/WarpSpecializeOpToLlvm.h"
 #include "dialects/tk/TkDialect.h"
 #include "dialects/tkgpu/TkgpuDialect.h"
 
@@ -172,8 +175,10 @@ struct ConvertTkgpuToLlvmPass
                         LLVM::ACosOp, LLVM::ATanOp, LLVM::ATan2Op,
                         LLVM::SinhOp, LLVM::CoshOp>();
     target.addLegalOp<ModuleOp, UnrealizedConversionCastOp>();
+    populateWarpSpecializeOpToLlvmPatterns(converter, target, patterns);
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
+    lowerWarpSpecializeOps(module);
 
     // tkgpu-allocate-shared-memory's total when it ran; what the patterns
     // touched otherwise (tests of single ops).

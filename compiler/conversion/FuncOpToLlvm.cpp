@@ -3,9 +3,12 @@
 // Kernels become `llvm.func` with `nvvm.kernel` (a .entry) and
 // `nvvm.reqntid` = [num_warps * 32, 1, 1]: every layout assumes exactly that
 // many threads, the runtime launches exactly that many, and ptxas budgets
-// registers and barriers for it. The frontend's tk.* attributes ride along for
-// the metadata writer. Pointer arguments declared 16-byte divisible get
-// `llvm.align`, so LLVM may also use the alignment. A `!tkgpu.tensor_map`
+// registers and barriers for it. A warp-specialized kernel launches
+// tkgpu.total_num_warps (the producer warp group on top) and gets
+// `nvvm.maxnreg`, the registers its partitions redistribute. The
+// frontend's tk.* attributes ride along for the metadata writer. Pointer
+// arguments declared 16-byte divisible get `llvm.align`, so LLVM may also
+// use the alignment. A `!tkgpu.tensor_map`
 // argument (a CUtensorMap the runtime encodes at launch) becomes a 128-byte
 // byval parameter, 64-byte aligned, with `nvvm.grid_constant`: PTX
 // `.param .align 64 .b8 NAME[128]`, read in place (cvta.param), as TMA
@@ -78,9 +81,16 @@ struct FuncOpConversion : public OpConversionPattern<func::FuncOp> {
     if (kernel) {
       llvmFunc->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                         rewriter.getUnitAttr());
-      int32_t threads = state.numWarps * state.threadsPerWarp;
+      unsigned totalWarps = getTotalNumWarps(state.module);
+      int32_t threads = totalWarps * state.threadsPerWarp;
       llvmFunc->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                         rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
+      // setmaxnreg moves registers within what the program holds at
+      // entry; ptxas must give it exactly that many.
+      if (totalWarps != state.numWarps)
+        llvmFunc->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                          rewriter.getI32IntegerAttr(
+                              getEntryRegisters(threads)));
     } else {
       llvmFunc.setLinkage(LLVM::Linkage::Internal);
     }

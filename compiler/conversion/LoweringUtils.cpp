@@ -140,8 +140,45 @@ std::pair<Value, Value> tkgpu::getLaneAndWarp(OpBuilder &b, Location loc,
   return {lane, warp};
 }
 
+/// The warp_specialize region `block` is nested in, if any.
+static Region *getPartitionRegion(Block *block) {
+  for (Region *region = block ? block->getParent() : nullptr; region;
+       region = region->getParentRegion())
+    if (isa_and_nonnull<WarpSpecializeOp>(region->getParentOp()))
+      return region;
+  return nullptr;
+}
+
+Partition tkgpu::getPartition(Block *block) {
+  Region *region = getPartitionRegion(block);
+  if (!region)
+    return Partition::None;
+  auto split = cast<WarpSpecializeOp>(region->getParentOp());
+  return region == &split.getProducer() ? Partition::Producer
+                                        : Partition::Consumer;
+}
+
+unsigned tkgpu::getIssuingThread(Block *block) {
+  if (getPartition(block) != Partition::Producer)
+    return 0;
+  return getNumWarps(getPartitionRegion(block)->getParentOp()) * 32;
+}
+
 void tkgpu::createBarrier(OpBuilder &b, Location loc) {
-  NVVM::Barrier0Op::create(b, loc);
+  Block *block = b.getInsertionBlock();
+  Partition partition = getPartition(block);
+  if (partition == Partition::None) {
+    NVVM::Barrier0Op::create(b, loc);
+    return;
+  }
+  unsigned threads =
+      partition == Partition::Producer
+          ? 32
+          : getNumWarps(getPartitionRegion(block)->getParentOp()) * 32;
+  NVVM::BarrierOp::create(
+      b, loc, TypeRange{},
+      createI32(b, loc, partition == Partition::Producer ? 2 : 1),
+      createI32(b, loc, threads), NVVM::BarrierReductionAttr(), Value());
 }
 
 Value tkgpu::getSharedMemoryBase(OpBuilder &b, Location loc, ModuleOp module) {

@@ -120,7 +120,20 @@ Value getThreadId(OpBuilder &b, Location loc);
 std::pair<Value, Value> getLaneAndWarp(OpBuilder &b, Location loc,
                                        unsigned threadsPerWarp);
 
-/// bar.sync 0.
+/// The partition of a tkgpu.warp_specialize that code at `block` runs in:
+/// none (every warp), its consumer region (warps 0 .. num_warps - 1) or
+/// its producer region (the first warp of the extra group).
+enum class Partition { None, Consumer, Producer };
+Partition getPartition(Block *block);
+
+/// The thread that issues single-thread operations (mbarrier init and
+/// expect, TMA copies) at `block`: 0, or num_warps * 32 in a producer
+/// region.
+unsigned getIssuingThread(Block *block);
+
+/// A barrier over the threads that run the builder's insertion point:
+/// bar.sync 0 (the CTA), or a named barrier over a partition's threads
+/// (1 with num_warps * 32 for the consumers, 2 with 32 for the producer).
 void createBarrier(OpBuilder &b, Location loc);
 
 /// Base address of the dynamic shared memory (`!llvm.ptr<3>`).

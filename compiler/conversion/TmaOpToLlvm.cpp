@@ -5,6 +5,8 @@
 //   init_barrier %bar, N        nvvm.mbarrier.init [bar], N   (thread 0)
 //   barrier_expect %bar, B, %p  nvvm.mbarrier.arrive.expect_tx [bar], B
 //                               (thread 0 and p)
+//   arrive_barrier %bar, %p     nvvm.mbarrier.arrive [bar]  (lane 0 of each
+//                               warp, and p)
 //   wait_barrier %bar, %phase   nvvm.mbarrier.try_wait.parity [bar], phase
 //                               (every thread; the NVVM op loops until the
 //                               phase has completed)
@@ -20,6 +22,10 @@
 //                               (thread 0)
 //   async_tma_store_wait {pendings = P}
 //                               nvvm.cp.async.bulk.wait_group P {read}
+//
+// "Thread 0" is the issuing thread: in the producer region of a
+// tkgpu.warp_specialize, the producer partition's first thread
+// (getIssuingThread).
 //
 // Boxes: a buffer wider than one swizzle chunk (or taller than 256 rows)
 // moves as several boxes (getTmaBoxShape); box b's origin o_b is added to
@@ -50,14 +56,17 @@ using namespace mlir::tkgpu;
 
 namespace {
 
-/// threadIdx.x == 0, and `pred` when given.
-Value threadZeroAnd(ConversionPatternRewriter &rewriter, Location loc,
-                    Value pred = Value()) {
+/// threadIdx.x == the issuing thread (0, or the producer partition's
+/// first), and `pred` when given.
+Value issuingThreadAnd(ConversionPatternRewriter &rewriter, Location loc,
+                       Value pred = Value()) {
   Value tid = getThreadId(rewriter, loc);
-  Value zero = LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                        rewriter.getI32IntegerAttr(0));
+  Value issuer = LLVM::ConstantOp::create(
+      rewriter, loc, rewriter.getI32Type(),
+      rewriter.getI32IntegerAttr(
+          getIssuingThread(rewriter.getInsertionBlock())));
   Value first = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                     tid, zero);
+                                     tid, issuer);
   return pred ? LLVM::AndOp::create(rewriter, loc, first, pred).getResult()
               : first;
 }
@@ -143,7 +152,7 @@ struct InitBarrierConversion : OpConversionPattern<InitBarrierOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value count = i32Constant(rewriter, loc, op.getCount());
-    Value issue = threadZeroAnd(rewriter, loc);
+    Value issue = issuingThreadAnd(rewriter, loc);
     NVVM::MBarrierInitOp::create(rewriter, loc, adaptor.getBarrier(), count,
                                  issue);
     rewriter.eraseOp(op);
@@ -158,10 +167,32 @@ struct BarrierExpectConversion : OpConversionPattern<BarrierExpectOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value bytes = i32Constant(rewriter, loc, op.getBytes());
-    Value issue = threadZeroAnd(rewriter, loc, adaptor.getPred());
+    Value issue = issuingThreadAnd(rewriter, loc, adaptor.getPred());
     NVVM::MBarrierArriveExpectTxOp::create(
         rewriter, loc, /*res=*/Type(), adaptor.getBarrier(), bytes,
         NVVM::MemScopeKind::CTA, /*relaxed=*/false, issue);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ArriveBarrierConversion : OpConversionPattern<ArriveBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ArriveBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value barrier = adaptor.getBarrier();
+    Value lane = getLaneAndWarp(rewriter, loc, 32).first;
+    Value laneZero =
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane,
+                             i32Constant(rewriter, loc, 0));
+    Value arrive =
+        LLVM::AndOp::create(rewriter, loc, laneZero, adaptor.getPred());
+    createIfThen(rewriter, loc, arrive, [&](RewriterBase &b) {
+      NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), barrier,
+                                     /*count=*/Value());
+    });
     rewriter.eraseOp(op);
     return success();
   }
@@ -190,7 +221,7 @@ struct InvalBarrierConversion : OpConversionPattern<InvalBarrierOp> {
     Location loc = op.getLoc();
     Value barrier = adaptor.getBarrier();
     // Once: a second inval of the same barrier is undefined.
-    createIfThen(rewriter, loc, threadZeroAnd(rewriter, loc),
+    createIfThen(rewriter, loc, issuingThreadAnd(rewriter, loc),
                  [&](RewriterBase &b) {
                    NVVM::MBarrierInvalOp::create(b, loc, barrier);
                  });
@@ -206,7 +237,7 @@ struct TmaLoadConversion : OpConversionPattern<AsyncTmaCopyGlobalToLocalOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     // In statement order (argument evaluation order differs by compiler).
-    Value issue = threadZeroAnd(rewriter, loc, adaptor.getPred());
+    Value issue = issuingThreadAnd(rewriter, loc, adaptor.getPred());
     Value desc = genericDescriptor(rewriter, loc, adaptor.getDesc());
     for (const TmaBox &box : getTmaBoxes(op.getResult().getType())) {
       SmallVector<Value> coords =
@@ -229,7 +260,7 @@ struct TmaStoreConversion : OpConversionPattern<AsyncTmaCopyLocalToGlobalOp> {
   matchAndRewrite(AsyncTmaCopyLocalToGlobalOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value issue = threadZeroAnd(rewriter, loc);
+    Value issue = issuingThreadAnd(rewriter, loc);
     Value desc = genericDescriptor(rewriter, loc, adaptor.getDesc());
     for (const TmaBox &box : getTmaBoxes(op.getSrc().getType())) {
       SmallVector<Value> coords =
@@ -262,6 +293,7 @@ struct TmaStoreWaitConversion : OpConversionPattern<AsyncTmaStoreWaitOp> {
 void tkgpu::populateTmaOpToLlvmPatterns(LLVMTypeConverter &converter,
                                         RewritePatternSet &patterns) {
   patterns.add<InitBarrierConversion, BarrierExpectConversion,
-               WaitBarrierConversion, InvalBarrierConversion, TmaLoadConversion, TmaStoreConversion,
+               ArriveBarrierConversion, WaitBarrierConversion,
+               InvalBarrierConversion, TmaLoadConversion, TmaStoreConversion,
                TmaStoreWaitConversion>(converter, &converter.getContext());
 }

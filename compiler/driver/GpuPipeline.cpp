@@ -31,8 +31,14 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
   pm.addPass(mlir::tkgpu::createTkgpuOperandsInRegisters());
   // After accelerate-matmul: TMA fills the operand buffers it staged.
-  if (tma)
+  if (tma) {
     pm.addPass(mlir::tkgpu::createTkgpuLowerTma());
+    // Before the pipeliner: the marked TMA loops it would otherwise
+    // software-pipeline.
+    mlir::tkgpu::TkgpuWarpSpecializeOptions specializeOptions;
+    specializeOptions.numStages = numStages;
+    pm.addPass(mlir::tkgpu::createTkgpuWarpSpecialize(specializeOptions));
+  }
   // After accelerate-matmul (its local_alloc/local_load form is the input).
   mlir::tkgpu::TkgpuPipelineOptions pipelineOptions;
   pipelineOptions.numStages = numStages;

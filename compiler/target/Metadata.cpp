@@ -78,7 +78,9 @@ tk::collectKernelMetadata(mlir::ModuleOp module, llvm::StringRef kernelName) {
   KernelMetadata md;
   md.name = mlir::SymbolTable::getSymbolName(kernel).str();
   mlir::Operation *moduleOp = module.getOperation();
-  md.numWarps = intAttr(moduleOp, {"tk.num_warps", "tkgpu.num_warps"})
+  // The warps a launch runs: a warp-specialized kernel's total first.
+  md.numWarps = intAttr(moduleOp, {"tkgpu.total_num_warps", "tk.num_warps",
+                                   "tkgpu.num_warps"})
                     .value_or(md.numWarps);
   md.numStages = intAttr(moduleOp, {"tk.num_stages"}).value_or(md.numStages);
   md.sharedBytes = intAttr(moduleOp, {"tkgpu.shared_bytes"}).value_or(0);

@@ -123,9 +123,19 @@ LogicalResult TkgpuDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   bool isModuleAttr = name == getNumWarpsAttrName() ||
                       name == getThreadsPerWarpAttrName() ||
-                      name == getTargetAttrName();
+                      name == getTargetAttrName() ||
+                      name == getTotalNumWarpsAttrName();
   if (isModuleAttr && !isa<ModuleOp>(op))
     return op->emitError("'") << name << "' belongs on the module";
+  if (name == getTotalNumWarpsAttrName()) {
+    auto total = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!total || total.getInt() < int64_t(getNumWarps(op)) ||
+        total.getInt() > 32)
+      return op->emitError("'")
+             << name << "' must be an i32 from num_warps to 32, got "
+             << attr.getValue();
+    return success();
+  }
   if (name == getThreadsPerWarpAttrName())
     return verifyPositivePowerOf2(op, attr);
   if (name == getTargetAttrName()) {
@@ -261,6 +271,22 @@ unsigned mlir::tkgpu::getNumWarps(Operation *op) {
   auto attr =
       module->getAttrOfType<IntegerAttr>(TkgpuDialect::getNumWarpsAttrName());
   return attr ? attr.getInt() : 0;
+}
+
+unsigned mlir::tkgpu::getTotalNumWarps(Operation *op) {
+  ModuleOp module = getEnclosingModule(op);
+  if (!module)
+    return 0;
+  if (auto total = module->getAttrOfType<IntegerAttr>(
+          TkgpuDialect::getTotalNumWarpsAttrName()))
+    return total.getInt();
+  return getNumWarps(module);
+}
+
+unsigned mlir::tkgpu::getEntryRegisters(unsigned threads) {
+  constexpr unsigned kRegistersPerSm = 65536;
+  unsigned share = threads ? kRegistersPerSm / threads : 248;
+  return std::min(248u, share / 8 * 8);
 }
 
 unsigned mlir::tkgpu::getThreadsPerWarp(Operation *op) {

@@ -121,6 +121,12 @@ int64_t getSizeInBytes(MemDescType type);
 /// `tkgpu.num_warps` of the module enclosing `op` (or `op` itself); 0 when
 /// absent.
 unsigned getNumWarps(Operation *op);
+/// The warps a launch runs: `tkgpu.total_num_warps`, else num_warps.
+unsigned getTotalNumWarps(Operation *op);
+/// The registers per thread a kernel of `threads` threads may hold when it
+/// starts: its share of the SM's 64K, a multiple of 8 (setmaxnreg's unit),
+/// at most 248 (PTX allows 255).
+unsigned getEntryRegisters(unsigned threads);
 /// `tkgpu.threads_per_warp`; 32 when absent.
 unsigned getThreadsPerWarp(Operation *op);
 /// `tkgpu.target`, e.g. "sm_90a"; empty when absent.

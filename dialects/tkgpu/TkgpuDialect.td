@@ -43,6 +43,11 @@ def Tkgpu_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getTargetAttrName() {
       return "tkgpu.target";
     }
+    /// The warps a launch runs when they differ from num_warps: a
+    /// tkgpu.warp_specialize adds a producer warp group.
+    static constexpr ::llvm::StringLiteral getTotalNumWarpsAttrName() {
+      return "tkgpu.total_num_warps";
+    }
 
   private:
     void registerAttributes();

@@ -2,6 +2,7 @@
 #include "dialects/tkgpu/TkgpuDialect.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
@@ -241,5 +242,34 @@ LogicalResult WarpGroupDotOp::verify() {
       !(isFp8(aElement) && isFp8(bType.getElementType())))
     return emitOpError("A and B must have the same element type (or both "
                        "be fp8)");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// WarpSpecializeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WarpSpecializeOp::verify() {
+  if (!isa<FunctionOpInterface>((*this)->getParentOp()))
+    return emitOpError("must be in a function's body, not nested in other "
+                       "ops (its partitions start and end once per program)");
+  for (unsigned registers : {getConsumerRegisters(), getProducerRegisters()})
+    if (registers % 8 != 0 || registers > 256)
+      return emitOpError("register counts must be multiples of 8 from 24 to "
+                         "256 (setmaxnreg), got ")
+             << registers;
+  unsigned numWarps = getNumWarps(*this);
+  unsigned totalWarps = getTotalNumWarps(*this);
+  if (numWarps == 0 || numWarps % 4 != 0 || totalWarps != numWarps + 4)
+    return emitOpError("needs tkgpu.num_warps a multiple of 4 and "
+                       "tkgpu.total_num_warps = num_warps + 4, got ")
+           << numWarps << " and " << totalWarps;
+  unsigned threads = totalWarps * 32;
+  uint64_t pool = uint64_t(getEntryRegisters(threads)) * threads;
+  uint64_t asked = uint64_t(getConsumerRegisters()) * numWarps * 32 +
+                   uint64_t(getProducerRegisters()) * 128;
+  if (asked > pool)
+    return emitOpError("the partitions ask for ")
+           << asked << " registers; the program holds " << pool;
   return success();
 }

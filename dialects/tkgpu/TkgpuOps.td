@@ -251,4 +251,58 @@ def Tkgpu_FenceAsyncSharedOp : Tkgpu_Op<"fence_async_shared", [
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+def Tkgpu_WarpSpecializeOp : Tkgpu_Op<"warp_specialize", [
+    RecursiveMemoryEffects, NoRegionArguments]> {
+  let summary = "a producer warp group beside the module's compute warps";
+  let description = [{
+    ```
+    tkgpu.warp_specialize producer(registers = 40) {
+      ... tkgpu.warp_yield
+    } consumer(registers = 232) {
+      ... tkgpu.warp_yield
+    }
+    ```
+
+    The program runs with one warp group more than `tkgpu.num_warps`
+    (the module's `tkgpu.total_num_warps`). The compute warps, 0 to
+    num_warps - 1, run the `consumer` region: every tensor of the module
+    is laid out over them, and their CTA barriers become the named
+    barrier 1 over num_warps * 32 threads. The extra warp group runs the
+    `producer` region: it holds no tensors, only scalars, mbarrier
+    operations and TMA copies, which its first thread (num_warps * 32)
+    issues; its first warp runs the region, the other three only give
+    their registers back. On entry each partition sets its register limit
+    (`setmaxnreg`: the producer lowers its own, the consumers raise
+    theirs with what it gave back); the producer's mbarriers are the only
+    synchronisation between the two. Both regions end with
+    `tkgpu.warp_yield`, after which each thread continues after the op.
+    The op sits in the kernel's body, once.
+
+    The producer region comes first: in program order (what shared-memory
+    liveness counts, compiler/analysis/Allocation.cpp) its copies precede
+    the consumers' code, as they precede the waits that see them, so a
+    buffer both use dies at the consumers' last use and the epilogue may
+    reuse its bytes.
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<24>]>:$producerRegisters,
+                   ConfinedAttr<I32Attr, [IntMinValue<24>]>:$consumerRegisters);
+  let regions = (region MinSizedRegion<1>:$producer, MinSizedRegion<1>:$consumer);
+  let assemblyFormat = [{
+    `producer` `(` `registers` `=` $producerRegisters `)` $producer
+    `consumer` `(` `registers` `=` $consumerRegisters `)` $consumer
+    attr-dict-with-keyword
+  }];
+  let hasVerifier = 1;
+}
+
+def Tkgpu_WarpYieldOp : Tkgpu_Op<"warp_yield", [Pure, Terminator,
+    HasParent<"WarpSpecializeOp">]> {
+  let summary = "the end of a warp_specialize region";
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TKGPU_OPS_TD

@@ -66,6 +66,10 @@ LogicalResult BarrierExpectOp::verify() {
   return verifyBarrier(*this, getBarrier().getType());
 }
 
+LogicalResult ArriveBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier().getType());
+}
+
 LogicalResult WaitBarrierOp::verify() {
   return verifyBarrier(*this, getBarrier().getType());
 }

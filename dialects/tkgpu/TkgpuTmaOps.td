@@ -5,10 +5,12 @@
 // descriptor, `!tk.ptr<i8>` here: its address), and a shared-memory
 // buffer, completing on an mbarrier in shared memory. The building blocks
 // of the TMA path of tensor descriptors (docs/pipeline.md, "TMA ops").
-// Each op is issued by thread 0 of the program (the lowering predicates it
-// so); wait_barrier is executed by every thread. Their own file and header
-// (TkgpuTmaOps.h) so that the users of TkgpuDialect.h do not depend on
-// them.
+// Each op is issued by one thread, thread 0 of the program or, in the
+// producer region of a tkgpu.warp_specialize, that partition's first
+// thread (the lowering predicates it so); wait_barrier is executed by
+// every thread and arrive_barrier by lane 0 of every warp. Their own file
+// and header (TkgpuTmaOps.h) so that the users of TkgpuDialect.h do not
+// depend on them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TKGPU_TMA_OPS_TD
@@ -54,6 +56,23 @@ def Tkgpu_BarrierExpectOp : Tkgpu_Op<"barrier_expect", [
                    ConfinedAttr<I32Attr, [IntMinValue<0>]>:$bytes, I1:$pred);
   let assemblyFormat = [{
     $barrier `,` $bytes `,` $pred attr-dict `:` qualified(type($barrier))
+  }];
+  let hasVerifier = 1;
+}
+
+def Tkgpu_ArriveBarrierOp : Tkgpu_Op<"arrive_barrier", [
+    MemoryEffects<[MemWrite<Tkgpu_TmaSharedMemory>]>]> {
+  let summary = "one arrival per warp on an mbarrier";
+  let description = [{
+    `mbarrier.arrive.shared.b64 _, [bar]` by lane 0 of every warp that
+    runs it, when `pred` holds (release semantics: the warp's earlier
+    accesses, its retired wgmma reads included, happen before the phase
+    completes). A barrier that N warps release is initialized with count
+    N. The consumers of a tkgpu.warp_specialize free a buffer slot so.
+  }];
+  let arguments = (ins Tkgpu_MemDescType:$barrier, I1:$pred);
+  let assemblyFormat = [{
+    $barrier `,` $pred attr-dict `:` qualified(type($barrier))
   }];
   let hasVerifier = 1;
 }

@@ -42,16 +42,17 @@
 //
 // TMA and mbarriers (TkgpuTmaOps.td). The mbarrier operations synchronise
 // among themselves (arrive/expect_tx, try_wait and a copy's complete_tx
-// are atomic on the barrier word), so barrier_expect, wait_barrier and a
-// TMA load count as reads of the barrier: ordered after its init_barrier
-// (a write, by thread 0) and before its inval_barrier, but not against
-// each other. A TMA load's write of its buffer is checked where it is
-// issued (WAR, WAW) and is never pending: it completes at the mbarrier
-// wait, which makes it visible to each waiting thread, so no bar.sync
-// orders it (a barrier between the wait and the reads would order
-// nothing). A TMA store reads its buffer from its issue on (pending like
-// any read, so that later writes wait for the barrier after its
-// async_tma_store_wait); async_tma_store_wait itself touches nothing.
+// are atomic on the barrier word), so barrier_expect, arrive_barrier,
+// wait_barrier and a TMA load count as reads of the barrier: ordered
+// after its init_barrier (a write, by thread 0) and before its
+// inval_barrier, but not against each other. A TMA load's write of its
+// buffer is checked where it is issued (WAR, WAW) and is never pending:
+// it completes at the mbarrier wait, which makes it visible to each
+// waiting thread, so no bar.sync orders it (a barrier between the wait
+// and the reads would order nothing). A TMA store reads its buffer from
+// its issue on (pending like any read, so that later writes wait for the
+// barrier after its async_tma_store_wait); async_tma_store_wait itself
+// touches nothing.
 //
 // Proxies. TMA reads and writes shared memory through the async proxy,
 // ordinary loads and stores (local_alloc/local_store, scratch, cp.async's
@@ -64,6 +65,11 @@
 // since the fence must come before the barrier). wgmma also reads through
 // the async proxy; its fences are placed explicitly by accelerate-matmul
 // and the pipeliner, so warp_group_dot is not checked here.
+//
+// Warp specialization. A tkgpu.warp_specialize starts after a barrier when
+// anything is pending; its consumer and producer regions are analysed
+// separately from that state (their only synchronisation is through
+// mbarriers, which the rewrite that made them placed).
 //
 // The pending set (accesses since the last barrier on some path) flows
 // forward through the structured control flow: an scf.if joins (unions)
@@ -143,8 +149,8 @@ bool isTmaCopy(Operation *op) {
 /// Whether `op` is an mbarrier operation (its accesses are the barrier
 /// word, not data another proxy reads).
 bool isMBarrierOp(Operation *op) {
-  return isa<InitBarrierOp, BarrierExpectOp, WaitBarrierOp, InvalBarrierOp>(
-      op);
+  return isa<InitBarrierOp, BarrierExpectOp, ArriveBarrierOp, WaitBarrierOp,
+             InvalBarrierOp>(op);
 }
 
 SmallVector<Access> getAccesses(Operation *op) {
@@ -153,7 +159,7 @@ SmallVector<Access> getAccesses(Operation *op) {
           WarpGroupDotWaitOp, AsyncTmaStoreWaitOp>(op))
     return accesses; // see the banner
   // mbarrier operations other than init/inval read the barrier word.
-  if (isa<BarrierExpectOp, WaitBarrierOp>(op)) {
+  if (isa<BarrierExpectOp, ArriveBarrierOp, WaitBarrierOp>(op)) {
     accesses.push_back(
         makeAccess(getMemDescInterval(op->getOperand(0)), false));
     return accesses;
@@ -260,6 +266,8 @@ private:
     }
     if (auto whileOp = dyn_cast<scf::WhileOp>(op))
       return transferWhile(whileOp, std::move(state), insert);
+    if (auto split = dyn_cast<WarpSpecializeOp>(op))
+      return transferPartitions(split, std::move(state), insert);
     if (auto wait = dyn_cast<WarpGroupDotWaitOp>(op)) {
       // Groups older than the `pendings` most recent ones completed.
       size_t keep = wait.getPendings();
@@ -335,6 +343,31 @@ private:
     if (insert)
       transferBlock(body, entry, true);
     return entry;
+  }
+
+  /// The partitions start after a CTA barrier when anything is pending
+  /// (every warp is still there to take it), then each goes its own way:
+  /// they synchronise through mbarriers only, so neither's accesses are
+  /// checked against the other's, and a barrier placed inside one orders
+  /// that partition's threads (the lowering makes it a named barrier).
+  State transferPartitions(WarpSpecializeOp split, State in, bool insert) {
+    if (!in.pending.empty()) {
+      if (insert) {
+        OpBuilder builder(split);
+        BarrierOp::create(builder, split.getLoc());
+      }
+      in.pending.clear();
+    }
+    State producer = transferRegion(split.getProducer(), in, insert);
+    State consumer = transferRegion(split.getConsumer(), in, insert);
+    return join(std::move(producer), consumer);
+  }
+
+  State transferRegion(Region &region, State in, bool insert) {
+    State out;
+    for (Block &block : region)
+      out = join(std::move(out), transferBlock(block, in, insert));
+    return out;
   }
 
   /// before; (after; before)*: the exit is the state after `before`.

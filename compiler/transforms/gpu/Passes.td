@@ -78,6 +78,27 @@ def TkgpuLowerTma : Pass<"tkgpu-lower-tma", "::mlir::ModuleOp"> {
                            "::mlir::tk::TkDialect"];
 }
 
+def TkgpuWarpSpecialize : Pass<"tkgpu-warp-specialize", "::mlir::ModuleOp"> {
+  let summary = "Run a TMA loop's loads on a producer warp group";
+  let description = [{
+    A loop marked tk.warp_specialize (`range(..., warp_specialize=True)`)
+    in tkgpu-lower-tma's form, directly in the kernel's body, becomes a
+    tkgpu.warp_specialize: an extra warp group issues the TMA loads of
+    every iteration into num_stages slots, the module's warps wait for
+    each slot, run the dots and the rest of the kernel, and free the slot
+    (full and empty mbarriers per slot). Sets tkgpu.total_num_warps. A
+    marked loop it cannot rewrite gets a warning and is left to
+    tkgpu-pipeline. A loop's `tk.num_stages` overrides the option.
+  }];
+  let options = [
+    Option<"numStages", "num-stages", "unsigned", "3",
+           "slots per loaded tile (at least 2 are used)">,
+  ];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TkgpuPipeline : Pass<"tkgpu-pipeline", "::mlir::ModuleOp"> {
   let summary = "Multi-buffer the operand loads of dot loops with cp.async";
   let description = [{

@@ -49,42 +49,15 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/gpu/PipelineTma.h"
 
-#include "dialects/tkgpu/TkgpuDialect.h"
-#include "dialects/tkgpu/TkgpuTmaOps.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::tkgpu;
 
 namespace {
-
-/// One single-use TMA load of tkgpu-lower-tma.
-struct TmaLoad {
-  LocalAllocOp barrier, buffer;
-  InitBarrierOp init;
-  BarrierExpectOp expect;
-  AsyncTmaCopyGlobalToLocalOp copy;
-  WaitBarrierOp wait;
-  InvalBarrierOp inval;
-  Value buffers; // the multi-buffer, once created
-};
-
-struct TmaLoopPlan {
-  scf::ForOp loop;
-  unsigned numStages = 1;
-  unsigned dotPendings = 0;
-  unsigned distance = 1;
-  int64_t bytes = 0; // per iteration, all loads
-  SmallVector<TmaLoad> loads;
-  /// The ops of the body computing the coordinates, in body order.
-  llvm::SetVector<Operation *> fetchOps;
-};
 
 /// The load group around `copy`, if it has tkgpu-lower-tma's form in the
 /// loop body and its tile only feeds warp_group_dots.
@@ -152,7 +125,10 @@ LogicalResult collectFetchOps(TmaLoopPlan &plan) {
   return success();
 }
 
-std::optional<TmaLoopPlan> planTmaLoop(scf::ForOp loop, unsigned numStages) {
+} // namespace
+
+std::optional<TmaLoopPlan> tkgpu::planTmaLoop(scf::ForOp loop,
+                                              unsigned numStages) {
   if (numStages <= 1)
     return std::nullopt;
   TmaLoopPlan plan;
@@ -175,47 +151,100 @@ std::optional<TmaLoopPlan> planTmaLoop(scf::ForOp loop, unsigned numStages) {
   return plan;
 }
 
-Value createIntConstant(OpBuilder &b, Location loc, Type type, int64_t v) {
+scf::ForOp tkgpu::createEmptyLoop(OpBuilder &b, Location loc, scf::ForOp like,
+                                  Value lb, Value ub, Value step,
+                                  ValueRange inits) {
+  auto loop = scf::ForOp::create(b, loc, lb, ub, step, inits, nullptr,
+                                 like.getUnsignedCmp());
+  Block *body = loop.getBody();
+  if (!body->empty())
+    body->back().erase();
+  return loop;
+}
+
+Value tkgpu::arithIntConstant(OpBuilder &b, Location loc, Type type,
+                               int64_t v) {
   return arith::ConstantOp::create(b, loc, type, b.getIntegerAttr(type, v));
 }
 
-/// `index + 1` wrapped to 0 at `numStages`.
-Value emitNextSlot(OpBuilder &b, Location loc, Value index,
-                   unsigned numStages) {
+Value tkgpu::emitNextSlot(OpBuilder &b, Location loc, Value index,
+                          unsigned numStages) {
   Type i32 = b.getI32Type();
   Value next = arith::AddIOp::create(b, loc, index,
-                                     createIntConstant(b, loc, i32, 1));
+                                     arithIntConstant(b, loc, i32, 1));
   Value wraps = arith::CmpIOp::create(
       b, loc, arith::CmpIPredicate::eq, next,
-      createIntConstant(b, loc, i32, numStages));
+      arithIntConstant(b, loc, i32, numStages));
   return arith::SelectOp::create(b, loc, wraps,
-                                 createIntConstant(b, loc, i32, 0), next);
+                                 arithIntConstant(b, loc, i32, 0), next);
 }
 
-/// The barrier of slot `slot` in `bars`.
-Value emitSlotBarrier(OpBuilder &b, Location loc, TmaLoopPlan &plan,
-                      Value bars, Value slot) {
+Value tkgpu::emitNextPhase(OpBuilder &b, Location loc, Value nextSlot,
+                           Value phase) {
+  Type i32 = b.getI32Type();
+  Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        nextSlot,
+                                        arithIntConstant(b, loc, i32, 0));
+  Value flipped = arith::XOrIOp::create(b, loc, phase,
+                                        arithIntConstant(b, loc, i32, 1));
+  return arith::SelectOp::create(b, loc, wrapped, flipped, phase);
+}
+
+void tkgpu::allocateTmaBuffers(OpBuilder &b, TmaLoopPlan &plan) {
+  MLIRContext *ctx = b.getContext();
+  for (TmaLoad &load : plan.loads) {
+    MemDescType tile = load.buffer.getType();
+    SmallVector<int64_t> shape{int64_t(plan.numStages)};
+    llvm::append_range(shape, tile.getShape());
+    load.buffers = LocalAllocOp::create(
+        b, load.buffer.getLoc(),
+        MemDescType::get(ctx, shape, tile.getElementType(),
+                         addLeadingBufferDim(tile.getEncoding())),
+        Value());
+  }
+}
+
+Value tkgpu::allocateSlotBarriers(OpBuilder &b, TmaLoopPlan &plan,
+                                  unsigned count) {
+  Location loc = plan.loop.getLoc();
+  MemDescType barrierType = plan.loads.front().barrier.getType();
+  Value bars = LocalAllocOp::create(
+      b, loc,
+      MemDescType::get(b.getContext(), {int64_t(plan.numStages), 1},
+                       barrierType.getElementType(),
+                       addLeadingBufferDim(barrierType.getEncoding())),
+      Value());
+  for (unsigned s = 0; s < plan.numStages; ++s)
+    InitBarrierOp::create(
+        b, loc,
+        emitSlotBarrier(b, loc, plan, bars,
+                        arithIntConstant(b, loc, b.getI32Type(), s)),
+        count);
+  return bars;
+}
+
+Value tkgpu::emitSlotBarrier(OpBuilder &b, Location loc, TmaLoopPlan &plan,
+                             Value bars, Value slot) {
   return MemDescIndexOp::create(b, loc,
                                 plan.loads.front().barrier.getType(), bars,
                                 slot);
 }
 
-/// The fetch of iteration `iv` into slot `slot`: coordinates, then, if the
-/// iteration exists, the barrier armed with all bytes and one copy per
-/// load.
-void emitFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars, Value iv,
-               Value slot) {
+void tkgpu::emitTmaFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars,
+                         Value iv, Value slot, Value exists,
+                         const IRMapping *outer) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
-  IRMapping map;
+  IRMapping map = outer ? *outer : IRMapping();
   map.map(loop.getInductionVar(), iv);
   for (Operation *op : plan.fetchOps)
     b.clone(*op, map);
-  Value exists = arith::CmpIOp::create(
-      b, loc,
-      loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
-                            : arith::CmpIPredicate::slt,
-      iv, loop.getUpperBound());
+  if (!exists)
+    exists = arith::CmpIOp::create(b, loc,
+                                   loop.getUnsignedCmp()
+                                       ? arith::CmpIPredicate::ult
+                                       : arith::CmpIPredicate::slt,
+                                   iv, loop.getUpperBound());
   Value barrier = emitSlotBarrier(b, loc, plan, bars, slot);
   BarrierExpectOp::create(b, loc, barrier, plan.bytes, exists);
   for (TmaLoad load : plan.loads) {
@@ -225,80 +254,17 @@ void emitFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars, Value iv,
     Value dst = MemDescIndexOp::create(b, load.copy.getLoc(),
                                        load.buffer.getType(), load.buffers,
                                        slot);
-    AsyncTmaCopyGlobalToLocalOp::create(b, load.copy.getLoc(),
-                                        load.copy.getDesc(), coords, dst,
-                                        barrier, exists);
+    AsyncTmaCopyGlobalToLocalOp::create(
+        b, load.copy.getLoc(), map.lookupOrDefault(load.copy.getDesc()),
+        coords, dst, barrier, exists);
   }
 }
 
-void rewriteTmaLoop(TmaLoopPlan &plan) {
+SmallVector<Value> tkgpu::emitConsumeStage(OpBuilder &b, TmaLoopPlan &plan,
+                                           IRMapping &map, Value bars,
+                                           Value slot, Value phase) {
   scf::ForOp loop = plan.loop;
-  unsigned numStages = plan.numStages, distance = plan.distance;
   Location loc = loop.getLoc();
-  MLIRContext *ctx = loop.getContext();
-  Type ivType = loop.getInductionVar().getType();
-  Type i32 = IntegerType::get(ctx, 32);
-  OpBuilder b(loop);
-
-  for (TmaLoad &load : plan.loads) {
-    MemDescType tile = load.buffer.getType();
-    SmallVector<int64_t> shape{int64_t(numStages)};
-    llvm::append_range(shape, tile.getShape());
-    load.buffers = LocalAllocOp::create(
-        b, load.buffer.getLoc(),
-        MemDescType::get(ctx, shape, tile.getElementType(),
-                         addLeadingBufferDim(tile.getEncoding())),
-        Value());
-  }
-  MemDescType barrierType = plan.loads.front().barrier.getType();
-  Value bars = LocalAllocOp::create(
-      b, loc,
-      MemDescType::get(ctx, {int64_t(numStages), 1}, barrierType.getElementType(),
-                       addLeadingBufferDim(barrierType.getEncoding())),
-      Value());
-  for (unsigned s = 0; s < numStages; ++s)
-    InitBarrierOp::create(
-        b, loc, emitSlotBarrier(b, loc, plan, bars, createIntConstant(b, loc, i32, s)),
-        1);
-
-  // Prologue: iterations 0 .. D-1 into slots 0 .. D-1.
-  for (unsigned stage = 0; stage < distance; ++stage) {
-    Value iv = loop.getLowerBound();
-    if (stage > 0)
-      iv = arith::AddIOp::create(
-          b, loc, iv,
-          arith::MulIOp::create(b, loc, loop.getStep(),
-                                createIntConstant(b, loc, ivType, stage)));
-    emitFetch(b, plan, bars, iv, createIntConstant(b, loc, i32, stage));
-  }
-
-  bool ownInsertSlot = distance % numStages != 0;
-  SmallVector<Value> inits(loop.getInitArgs());
-  inits.push_back(createIntConstant(b, loc, i32, 0)); // slot read
-  inits.push_back(createIntConstant(b, loc, i32, 0)); // its phase
-  if (ownInsertSlot)
-    inits.push_back(createIntConstant(b, loc, i32, distance % numStages));
-  auto newLoop = scf::ForOp::create(b, loc, loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep(),
-                                    inits, nullptr, loop.getUnsignedCmp());
-  for (NamedAttribute attr : loop->getDiscardableAttrs())
-    if (attr.getName() != "tk.num_stages")
-      newLoop->setAttr(attr.getName(), attr.getValue());
-  Block *newBody = newLoop.getBody();
-  if (!newBody->empty())
-    newBody->back().erase();
-  unsigned numIterArgs = loop.getNumRegionIterArgs();
-  Value slot = newLoop.getRegionIterArg(numIterArgs);
-  Value phase = newLoop.getRegionIterArg(numIterArgs + 1);
-  Value insertSlot =
-      ownInsertSlot ? newLoop.getRegionIterArg(numIterArgs + 2) : slot;
-
-  b.setInsertionPointToStart(newBody);
-  IRMapping map;
-  map.map(loop.getInductionVar(), newLoop.getInductionVar());
-  for (unsigned number = 0; number < numIterArgs; ++number)
-    map.map(loop.getRegionIterArg(number), newLoop.getRegionIterArg(number));
-
   // This iteration's tiles have landed.
   WaitBarrierOp::create(b, loc, emitSlotBarrier(b, loc, plan, bars, slot),
                         phase);
@@ -315,8 +281,10 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
           load.inval.getOperation()})
       removed.insert(op);
   }
-  // The consume stage: the old body without the loads; its dots run
-  // asynchronously, a wait after each keeps at most dotPendings in flight.
+  // The old body without the loads; its dots run asynchronously, a wait
+  // after each keeps at most dotPendings in flight. A fence before the
+  // dots orders generic stores for wgmma; without one in the body since
+  // the last fence, it is dropped.
   Block *body = loop.getBody();
   bool storesSinceFence = false;
   for (Operation &op : body->without_terminator()) {
@@ -339,29 +307,96 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
       map.map(cast<WarpGroupDotOp>(op).getD(), wait.getResult(0));
     }
   }
+  SmallVector<Value> yields;
+  for (Value operand : body->getTerminator()->getOperands())
+    yields.push_back(map.lookupOrDefault(operand));
+  return yields;
+}
+
+SmallVector<Value> tkgpu::retireDotsAfterLoop(OpBuilder &b, Location loc,
+                                              ValueRange results,
+                                              ValueRange yields) {
+  SmallVector<Value> retired(results);
+  SmallVector<Value> inFlight;
+  SmallVector<unsigned> numbers;
+  for (unsigned number = 0; number < results.size(); ++number)
+    if (yields[number].getDefiningOp<WarpGroupDotWaitOp>()) {
+      inFlight.push_back(results[number]);
+      numbers.push_back(number);
+    }
+  if (inFlight.empty())
+    return retired;
+  auto wait = WarpGroupDotWaitOp::create(
+      b, loc, ValueRange(inFlight).getTypes(), inFlight,
+      b.getI32IntegerAttr(0));
+  for (auto [i, number] : llvm::enumerate(numbers))
+    retired[number] = wait.getResult(i);
+  return retired;
+}
+
+namespace {
+
+void rewriteTmaLoop(TmaLoopPlan &plan) {
+  scf::ForOp loop = plan.loop;
+  unsigned numStages = plan.numStages, distance = plan.distance;
+  Location loc = loop.getLoc();
+  Type ivType = loop.getInductionVar().getType();
+  Type i32 = IntegerType::get(loop.getContext(), 32);
+  OpBuilder b(loop);
+
+  allocateTmaBuffers(b, plan);
+  Value bars = allocateSlotBarriers(b, plan, 1);
+
+  // Prologue: iterations 0 .. D-1 into slots 0 .. D-1.
+  for (unsigned stage = 0; stage < distance; ++stage) {
+    Value iv = loop.getLowerBound();
+    if (stage > 0)
+      iv = arith::AddIOp::create(
+          b, loc, iv,
+          arith::MulIOp::create(b, loc, loop.getStep(),
+                                arithIntConstant(b, loc, ivType, stage)));
+    emitTmaFetch(b, plan, bars, iv, arithIntConstant(b, loc, i32, stage));
+  }
+
+  bool ownInsertSlot = distance % numStages != 0;
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.push_back(arithIntConstant(b, loc, i32, 0)); // slot read
+  inits.push_back(arithIntConstant(b, loc, i32, 0)); // its phase
+  if (ownInsertSlot)
+    inits.push_back(arithIntConstant(b, loc, i32, distance % numStages));
+  auto newLoop = createEmptyLoop(b, loc, loop, loop.getLowerBound(),
+                                 loop.getUpperBound(), loop.getStep(), inits);
+  for (NamedAttribute attr : loop->getDiscardableAttrs())
+    if (attr.getName() != "tk.num_stages")
+      newLoop->setAttr(attr.getName(), attr.getValue());
+  Block *newBody = newLoop.getBody();
+  unsigned numIterArgs = loop.getNumRegionIterArgs();
+  Value slot = newLoop.getRegionIterArg(numIterArgs);
+  Value phase = newLoop.getRegionIterArg(numIterArgs + 1);
+  Value insertSlot =
+      ownInsertSlot ? newLoop.getRegionIterArg(numIterArgs + 2) : slot;
+
+  b.setInsertionPointToStart(newBody);
+  IRMapping map;
+  map.map(loop.getInductionVar(), newLoop.getInductionVar());
+  for (unsigned number = 0; number < numIterArgs; ++number)
+    map.map(loop.getRegionIterArg(number), newLoop.getRegionIterArg(number));
+  SmallVector<Value> yields =
+      emitConsumeStage(b, plan, map, bars, slot, phase);
 
   // The fetch of iteration i + D into the slot no dot reads any more.
   Value aheadIv = arith::AddIOp::create(
       b, loc, newLoop.getInductionVar(),
       arith::MulIOp::create(b, loc, loop.getStep(),
-                            createIntConstant(b, loc, ivType, distance)));
-  emitFetch(b, plan, bars, aheadIv, insertSlot);
+                            arithIntConstant(b, loc, ivType, distance)));
+  emitTmaFetch(b, plan, bars, aheadIv, insertSlot);
 
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  SmallVector<Value> yields;
-  for (Value operand : yield.getOperands())
-    yields.push_back(map.lookupOrDefault(operand));
   Value nextSlot = emitNextSlot(b, loc, slot, numStages);
-  Value wrapped = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        nextSlot,
-                                        createIntConstant(b, loc, i32, 0));
-  Value flipped = arith::XOrIOp::create(b, loc, phase,
-                                        createIntConstant(b, loc, i32, 1));
   yields.push_back(nextSlot);
-  yields.push_back(arith::SelectOp::create(b, loc, wrapped, flipped, phase));
+  yields.push_back(emitNextPhase(b, loc, nextSlot, phase));
   if (ownInsertSlot)
     yields.push_back(emitNextSlot(b, loc, insertSlot, numStages));
-  scf::YieldOp::create(b, yield.getLoc(), yields);
+  scf::YieldOp::create(b, loop.getBody()->getTerminator()->getLoc(), yields);
 
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*newBody)))
     if (isOpTriviallyDead(&op))
@@ -370,25 +405,13 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
   // Epilogue: the dots still running complete before their results are
   // used; no copy is in flight (iterations past the end issue none).
   b.setInsertionPointAfter(newLoop);
-  SmallVector<Value> results(newLoop.getResults().take_front(numIterArgs));
-  if (plan.dotPendings > 0) {
-    SmallVector<Value> inFlight;
-    SmallVector<unsigned> numbers;
-    for (unsigned number = 0; number < numIterArgs; ++number)
-      if (yields[number].getDefiningOp<WarpGroupDotWaitOp>()) {
-        inFlight.push_back(results[number]);
-        numbers.push_back(number);
-      }
-    auto wait = WarpGroupDotWaitOp::create(
-        b, loc, ValueRange(inFlight).getTypes(), inFlight,
-        b.getI32IntegerAttr(0));
-    for (auto [i, number] : llvm::enumerate(numbers))
-      results[number] = wait.getResult(i);
-  }
+  SmallVector<Value> results = retireDotsAfterLoop(
+      b, loc, newLoop.getResults().take_front(numIterArgs),
+      ArrayRef<Value>(yields).take_front(numIterArgs));
   for (unsigned s = 0; s < numStages; ++s)
     InvalBarrierOp::create(
         b, loc,
-        emitSlotBarrier(b, loc, plan, bars, createIntConstant(b, loc, i32, s)));
+        emitSlotBarrier(b, loc, plan, bars, arithIntConstant(b, loc, i32, s)));
   for (TmaLoad &load : plan.loads)
     LocalDeallocOp::create(b, loc, load.buffers);
   LocalDeallocOp::create(b, loc, bars);

@@ -66,6 +66,15 @@ bool accessesSharedMemory(Operation *op) {
   return false;
 }
 
+/// bar.sync 0, or a named barrier of a warp-specialized partition (no
+/// reduction: those return a value someone reads).
+bool isBarrier(Operation &op) {
+  if (isa<NVVM::Barrier0Op>(op))
+    return true;
+  auto named = dyn_cast<NVVM::BarrierOp>(op);
+  return named && !named.getReductionOp();
+}
+
 void removeRedundantBarriers(LLVM::LLVMFuncOp func) {
   if (func.getBody().empty())
     return;
@@ -76,7 +85,7 @@ void removeRedundantBarriers(LLVM::LLVMFuncOp func) {
   worklist.push_back(entry);
   auto transfer = [](Block *block, bool dirty) {
     for (Operation &op : *block) {
-      if (isa<NVVM::Barrier0Op>(op))
+      if (isBarrier(op))
         dirty = false;
       else if (accessesSharedMemory(&op))
         dirty = true;
@@ -98,7 +107,7 @@ void removeRedundantBarriers(LLVM::LLVMFuncOp func) {
   for (auto [block, in] : dirtyIn) {
     bool dirty = in;
     for (Operation &op : *block) {
-      if (isa<NVVM::Barrier0Op>(op)) {
+      if (isBarrier(op)) {
         if (!dirty)
           redundant.push_back(&op);
         dirty = false;

@@ -176,3 +176,71 @@ func.func @warp_group_dot_types(%a: !tkgpu.memdesc<64x64xf16, #s16>, %b: !tkgpu.
   %d = tkgpu.warp_group_dot %a, %b, %c : !tkgpu.memdesc<64x64xf16, #s16> * !tkgpu.memdesc<64x64xbf16, #s16t> -> tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.total_num_warps = 8 : i32} {
+func.func @ws_registers() {
+  // expected-error @+1 {{register counts must be multiples of 8 from 24 to 256 (setmaxnreg), got 42}}
+  tkgpu.warp_specialize producer(registers = 42) {
+    tkgpu.warp_yield
+  } consumer(registers = 232) {
+    tkgpu.warp_yield
+  }
+  return
+}
+}
+
+// -----
+
+module attributes {tkgpu.num_warps = 4 : i32} {
+func.func @ws_total() {
+  // expected-error @+1 {{needs tkgpu.num_warps a multiple of 4 and tkgpu.total_num_warps = num_warps + 4, got 4 and 4}}
+  tkgpu.warp_specialize producer(registers = 40) {
+    tkgpu.warp_yield
+  } consumer(registers = 232) {
+    tkgpu.warp_yield
+  }
+  return
+}
+}
+
+// -----
+
+// 384 threads start with 168 registers each (64512); 40 * 128 + 240 * 256
+// is more.
+module attributes {tkgpu.num_warps = 8 : i32, tkgpu.total_num_warps = 12 : i32} {
+func.func @ws_pool() {
+  // expected-error @+1 {{the partitions ask for 66560 registers; the program holds 64512}}
+  tkgpu.warp_specialize producer(registers = 40) {
+    tkgpu.warp_yield
+  } consumer(registers = 240) {
+    tkgpu.warp_yield
+  }
+  return
+}
+}
+
+// -----
+
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.total_num_warps = 8 : i32} {
+func.func @ws_nested(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    // expected-error @+1 {{must be in a function's body, not nested in other ops}}
+    tkgpu.warp_specialize producer(registers = 40) {
+      tkgpu.warp_yield
+    } consumer(registers = 232) {
+      tkgpu.warp_yield
+    }
+  }
+  return
+}
+}
+
+// -----
+
+// expected-error @+1 {{'tkgpu.total_num_warps' must be an i32 from num_warps to 32, got 2 : i32}}
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.total_num_warps = 2 : i32} {
+}

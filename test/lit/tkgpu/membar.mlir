@@ -9,7 +9,7 @@
 // Read after write of one buffer: a barrier between.
 // CHECK-LABEL: func.func @raw
 // CHECK: tkgpu.local_store
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.local_load
 func.func @raw(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
   %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
@@ -23,9 +23,9 @@ func.func @raw(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
 // CHECK: tkgpu.local_store
 // CHECK-NEXT: tkgpu.local_load
 // CHECK-NEXT: tkgpu.local_load
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.local_load
-// CHECK-NOT: tkgpu.barrier
+// CHECK-NOT: tkgpu.barrier{{$}}
 // CHECK: return
 func.func @no_conflict(%x: tensor<64x32xf16, #b2>) -> (tensor<64x32xf16, #b2>, tensor<64x32xf16, #b2>, tensor<64x32xf16, #b2>) {
   %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
@@ -42,9 +42,9 @@ func.func @no_conflict(%x: tensor<64x32xf16, #b2>) -> (tensor<64x32xf16, #b2>, t
 // Write after read (local_alloc with a value writes its buffer).
 // CHECK-LABEL: func.func @war
 // CHECK: tkgpu.local_alloc
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.local_load
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.local_store
 func.func @war(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
   %a = tkgpu.local_alloc %x : tensor<64x32xf16, #b2> -> {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
@@ -63,7 +63,7 @@ func.func @war(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
 // disjoint offsets they do not.
 // CHECK-LABEL: func.func @scratch
 // CHECK: tkgpu.convert_layout
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.convert_layout
 // CHECK-NEXT: tkgpu.convert_layout
 // CHECK-NEXT: return
@@ -83,11 +83,11 @@ func.func @scratch(%x: tensor<32x32xf32, #row>) -> tensor<32x32xf32, #col> {
 // iteration's store (the back edge); the load of %b never does.
 // CHECK-LABEL: func.func @loop
 // CHECK: scf.for
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.local_store
 // CHECK-NEXT: tkgpu.local_load
 // CHECK-NEXT: scf.yield
-// CHECK-NOT: tkgpu.barrier
+// CHECK-NOT: tkgpu.barrier{{$}}
 // CHECK: return
 func.func @loop(%x: tensor<64x32xf16, #b2>, %n: index) -> tensor<64x32xf16, #b2> {
   %c0 = arith.constant 0 : index
@@ -107,7 +107,7 @@ func.func @loop(%x: tensor<64x32xf16, #b2>, %n: index) -> tensor<64x32xf16, #b2>
 // CHECK-LABEL: func.func @slots
 // CHECK: tkgpu.local_store
 // CHECK-NEXT: tkgpu.local_load
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.local_load
 #sh3 = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
 func.func @slots(%x: tensor<64x32xf16, #b2>, %i: i32) -> (tensor<64x32xf16, #b2>, tensor<64x32xf16, #b2>) {
@@ -136,11 +136,11 @@ func.func @slots(%x: tensor<64x32xf16, #b2>, %i: i32) -> (tensor<64x32xf16, #b2>
 // CHECK: } else {
 // CHECK-NEXT: tkgpu.local_load
 // CHECK: }
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.local_load
 // CHECK-NEXT: scf.if
 // CHECK-NEXT: tkgpu.local_load
-// CHECK-NOT: tkgpu.barrier
+// CHECK-NOT: tkgpu.barrier{{$}}
 // CHECK: return
 func.func @branches(%x: tensor<64x32xf16, #b2>, %c: i1) -> tensor<64x32xf16, #b2> {
   %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
@@ -167,7 +167,7 @@ func.func @branches(%x: tensor<64x32xf16, #b2>, %c: i1) -> tensor<64x32xf16, #b2
 // An access whose buffer is unknown (not allocated) is all of shared memory.
 // CHECK-LABEL: func.func @unknown
 // CHECK: tkgpu.local_store
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.local_load
 func.func @unknown(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
   %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
@@ -190,11 +190,11 @@ func.func @unknown(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
 // CHECK: tkgpu.async_copy_global_to_local
 // CHECK-NEXT: tkgpu.async_commit_group
 // CHECK-NEXT: tkgpu.async_wait 0
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.local_load
-// CHECK-NEXT: tkgpu.barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
 // CHECK-NEXT: tkgpu.async_copy_global_to_local
-// CHECK-NOT: tkgpu.barrier
+// CHECK-NOT: tkgpu.barrier{{$}}
 // CHECK: return
 func.func @async_copies(%p: tensor<64x32x!tk.ptr<f16>, #b2>) -> tensor<64x32xf16, #b2> {
   %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
@@ -205,4 +205,57 @@ func.func @async_copies(%p: tensor<64x32x!tk.ptr<f16>, #b2>) -> tensor<64x32xf16
   tkgpu.async_copy_global_to_local %p, %a : tensor<64x32x!tk.ptr<f16>, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
   tkgpu.async_commit_group
   return %l : tensor<64x32xf16, #b2>
+}
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nv = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [1, 0]}>
+
+// warp_specialize: the inits and the store before it get one barrier
+// (every warp is still there); the partitions are analysed apart, so the
+// consumers' read of the buffer the producer's TMA copy fills needs none
+// (the mbarrier orders them), while their own store-then-read of another
+// buffer gets one inside the consumer region.
+// CHECK-LABEL: func.func @partitions
+// CHECK: tkgpu.local_store
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.warp_specialize
+// CHECK-NOT: tkgpu.barrier{{$}}
+// CHECK: tkgpu.async_tma_copy_global_to_local
+// CHECK-NOT: tkgpu.barrier{{$}}
+// CHECK: } consumer
+// CHECK-NEXT: tkgpu.wait_barrier
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: tkgpu.local_store
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: tkgpu.arrive_barrier
+// CHECK-NEXT: tkgpu.warp_yield
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.total_num_warps = 8 : i32} {
+func.func @partitions(%desc: !tkgpu.tensor_map, %x: tensor<64x32xf16, #b2>, %i: i32, %p: i32, %t: i1) {
+  %full = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<1xi64, #bar>
+  %empty = tkgpu.local_alloc {tkgpu.offset = 8 : i64} !tkgpu.memdesc<1xi64, #bar>
+  %a = tkgpu.local_alloc {tkgpu.offset = 1024 : i64} !tkgpu.memdesc<64x32xf16, #nv>
+  %b = tkgpu.local_alloc {tkgpu.offset = 8192 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.init_barrier %full, 1 : !tkgpu.memdesc<1xi64, #bar>
+  tkgpu.init_barrier %empty, 4 : !tkgpu.memdesc<1xi64, #bar>
+  tkgpu.local_store %x, %b : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.warp_specialize producer(registers = 40) {
+    tkgpu.wait_barrier %empty, %p : !tkgpu.memdesc<1xi64, #bar>
+    tkgpu.barrier_expect %full, 4096, %t : !tkgpu.memdesc<1xi64, #bar>
+    tkgpu.async_tma_copy_global_to_local %desc[%i, %i] %a, %full, %t : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>, !tkgpu.memdesc<1xi64, #bar>
+    tkgpu.warp_yield
+  } consumer(registers = 256) {
+    tkgpu.wait_barrier %full, %p : !tkgpu.memdesc<1xi64, #bar>
+    %l = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #nv> -> tensor<64x32xf16, #b2>
+    tkgpu.local_store %l, %b : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+    %m = tkgpu.local_load %b : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+    tkgpu.arrive_barrier %empty, %t : !tkgpu.memdesc<1xi64, #bar>
+    tkgpu.warp_yield
+  }
+  return
+}
 }

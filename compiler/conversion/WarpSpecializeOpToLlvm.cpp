@@ -1,0 +1,134 @@
+//===- WarpSpecializeOpToLlvm.cpp - warp_specialize to branches -----------===//
+//
+// tkgpu.warp_specialize (TkgpuOps.td) is lowered in two steps around the
+// dialect conversion:
+//
+// 1. During it the op stays, so that the ops of its regions are lowered
+//    knowing their partition: single-thread operations are issued by the
+//    producer's first thread, CTA barriers become named barriers
+//    (LoweringUtils.h, getPartition). Its only conversion is that of its
+//    regions' block signatures (scf -> cf left blocks carrying tensors).
+// 2. After it, in the llvm.func:
+//
+//      %tid = tid.x
+//      llvm.cond_br %tid >= num_warps * 32, ^producer_gate, ^consumer_gate
+//    ^producer_gate:                  (the extra warp group)
+//      nvvm.setmaxregister decrease R_p
+//      llvm.cond_br %tid / 32 == num_warps, ^producer, ^after
+//    ^consumer_gate:                  (the compute warps)
+//      nvvm.setmaxregister increase R_c
+//      llvm.br ^consumer
+//    ^producer: ... llvm.br ^after    (each warp_yield)
+//    ^consumer: ... llvm.br ^after
+//    ^after: the rest of the function
+//
+// setmaxnreg is executed by every warp of a warp group (as PTX requires);
+// the producer region then runs on the group's first warp alone. The
+// consumers' count is only an increase when it exceeds the program's
+// entry count (the function's nvvm.maxnreg, FuncOpToLlvm.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/conversion/WarpSpecializeOpToLlvm.h"
+
+#include "compiler/conversion/LoweringUtils.h"
+#include "dialects/tkgpu/TkgpuDialect.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::tkgpu;
+
+namespace {
+
+bool hasLegalBlockArguments(WarpSpecializeOp op,
+                            const TypeConverter &converter) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (!converter.isLegal(block.getArgumentTypes()))
+        return false;
+  return true;
+}
+
+struct WarpSpecializeConversion : OpConversionPattern<WarpSpecializeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpSpecializeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.modifyOpInPlace(op, [] {});
+    for (Region &region : op->getRegions())
+      if (failed(rewriter.convertRegionTypes(&region, *getTypeConverter())))
+        return rewriter.notifyMatchFailure(op, "unconvertible block types");
+    return success();
+  }
+};
+
+} // namespace
+
+void tkgpu::populateWarpSpecializeOpToLlvmPatterns(
+    LLVMTypeConverter &converter, ConversionTarget &target,
+    RewritePatternSet &patterns) {
+  target.addDynamicallyLegalOp<WarpSpecializeOp>(
+      [&converter](WarpSpecializeOp op) {
+        return hasLegalBlockArguments(op, converter);
+      });
+  target.addLegalOp<WarpYieldOp>();
+  patterns.add<WarpSpecializeConversion>(converter, &converter.getContext());
+}
+
+void tkgpu::lowerWarpSpecializeOps(ModuleOp module) {
+  SmallVector<WarpSpecializeOp> splits;
+  module.walk([&](WarpSpecializeOp op) { splits.push_back(op); });
+  for (WarpSpecializeOp split : splits) {
+    Location loc = split.getLoc();
+    unsigned numWarps = getNumWarps(split);
+    unsigned entryRegisters = getEntryRegisters(getTotalNumWarps(split) * 32);
+    unsigned producerRegisters = split.getProducerRegisters();
+    unsigned consumerRegisters = split.getConsumerRegisters();
+    Block *before = split->getBlock();
+    Block *after = before->splitBlock(split->getNextNode());
+    Region *parent = before->getParent();
+    OpBuilder b(split);
+
+    SmallVector<WarpYieldOp> yields;
+    split.walk([&](WarpYieldOp yield) { yields.push_back(yield); });
+    for (WarpYieldOp yield : yields) {
+      b.setInsertionPoint(yield);
+      LLVM::BrOp::create(b, yield.getLoc(), ValueRange{}, after);
+      yield.erase();
+    }
+    Block *consumer = &split.getConsumer().front();
+    Block *producer = &split.getProducer().front();
+    Block *consumerGate = new Block(), *producerGate = new Block();
+    parent->getBlocks().insert(after->getIterator(), producerGate);
+    parent->getBlocks().insert(after->getIterator(), consumerGate);
+    parent->getBlocks().splice(after->getIterator(),
+                               split.getProducer().getBlocks());
+    parent->getBlocks().splice(after->getIterator(),
+                               split.getConsumer().getBlocks());
+
+    b.setInsertionPoint(split);
+    Value tid = getThreadId(b, loc);
+    Value isProducer =
+        LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::uge, tid,
+                             createI32(b, loc, numWarps * 32));
+    LLVM::CondBrOp::create(b, loc, isProducer, producerGate, consumerGate);
+    split.erase();
+
+    b.setInsertionPointToEnd(producerGate);
+    NVVM::SetMaxRegisterOp::create(b, loc, producerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    Value warp = LLVM::LShrOp::create(b, loc, tid, createI32(b, loc, 5));
+    Value isFirstWarp = LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::eq, warp, createI32(b, loc, numWarps));
+    LLVM::CondBrOp::create(b, loc, isFirstWarp, producer, after);
+
+    b.setInsertionPointToEnd(consumerGate);
+    if (consumerRegisters > entryRegisters)
+      NVVM::SetMaxRegisterOp::create(b, loc, consumerRegisters,
+                                     NVVM::SetMaxRegisterAction::increase);
+    LLVM::BrOp::create(b, loc, ValueRange{}, consumer);
+  }
+}

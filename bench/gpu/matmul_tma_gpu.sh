@@ -18,7 +18,9 @@
 # and persistent-ws the same on the persistent kernel
 # (examples/matmul_desc_persistent.tk, NUM_SMS programs; 4 stages of
 # 128x256x64 do not fit beside its epilogue buffer, so it runs at most 3).
-# Each variant is checked and timed. LEAKY_BENCH=1 also times
+# Each variant is checked and timed. DTYPE=bf16 runs them on bf16 (.npy
+# files of dtype V2 hold the bits; no pointer-path rows, examples/matmul.tk
+# being f16). LEAKY_BENCH=1 also times
 # the fused leaky ReLU at 4096^3 next to torch.matmul + leaky_relu.
 # SANITIZE=1 runs compute-sanitizer racecheck and synccheck on each
 # variant (1000x520x264, 3 stages). SKIP_CHECKS=1 skips the correctness
@@ -34,11 +36,14 @@ mkdir -p "$OUT"
 BM=${BM:-128}; BN=${BN:-256}; BK=${BK:-64}; WARPS=${WARPS:-8}
 VARIANTS=${VARIANTS:-plain ws persistent persistent-ws}
 NUM_SMS=${NUM_SMS:-$("$PY" -c "import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)" 2>/dev/null || echo 132)}
+DTYPE=${DTYPE:-f16}
 BASE=(-D BLOCK_M=$BM -D BLOCK_N=$BN -D BLOCK_K=$BK -D GROUP_M=8
       --num-warps $WARPS --arch sm_90a)
 config() { # VARIANT [LEAKY]: SRC, KERNEL and CONFIG for it
   CONFIG=("${BASE[@]}" -D LEAKY=${2:-False})
   SRC="$ROOT/examples/matmul_desc.tk"; KERNEL=matmul_desc
+  [ $1 = pointer ] && return 0
+  CONFIG+=(-D DTYPE=$DTYPE)
   case $1 in persistent*) SRC="$ROOT/examples/matmul_desc_persistent.tk"
                  KERNEL=matmul_desc_persistent; CONFIG+=(-D NUM_SMS=$NUM_SMS) ;; esac
   case $1 in *ws) CONFIG+=(-D WARP_SPECIALIZE=True) ;; esac
@@ -65,13 +70,17 @@ for v in $VARIANTS; do
   grep -q '"tensor_maps"' "$OUT/matmul_desc_$v.json" || { echo "FAIL: no tensor_maps" >&2; exit 1; }
 done
 
-inputs() { # M N K
-  "$PY" - "$OUT" "$@" <<'PY'
-import sys, numpy as np
-d, m, n, k = sys.argv[1], *map(int, sys.argv[2:])
-rs = np.random.RandomState(m + n + k)
-np.save(f"{d}/a.npy", (rs.randn(m, k) / 8).astype(np.float16))
-np.save(f"{d}/b.npy", (rs.randn(k, n) / 8).astype(np.float16))
+inputs() { # M N K: a.npy, b.npy in DTYPE (bf16: its bits as V2)
+  "$PY" - "$OUT" "$DTYPE" "$@" <<'PY'
+import sys, numpy as np, torch
+d, dtype, m, n, k = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
+g = torch.Generator().manual_seed(m + n + k)
+for name, shape in (("a", (m, k)), ("b", (k, n))):
+    x = torch.randn(*shape, generator=g) / 8
+    if dtype == "bf16":
+        np.save(f"{d}/{name}.npy", x.bfloat16().view(torch.int16).numpy().view("V2"))
+    else:
+        np.save(f"{d}/{name}.npy", x.half().numpy())
 PY
 }
 grid() { # M N [VARIANT]
@@ -86,23 +95,28 @@ check() { # M N K STAGES VARIANT
     --gpu --grid "$(grid "$m" "$n" $v)" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" \
     --arg c_ptr="zeros:${m}x${n}" --arg M="$m" --arg N="$n" --arg K="$k" \
     --write c_ptr="$OUT/c.npy"
-  "$PY" - "$OUT" "$m" "$n" "$k" "$s" "$v" <<'PY'
+  "$PY" - "$OUT" "$m" "$n" "$k" "$s" "$v" "$DTYPE" <<'PY'
 import sys, numpy as np, torch
 d = sys.argv[1]
-a, b, c = (np.load(f"{d}/{x}.npy") for x in "abc")
-# Against float64 (the accuracy of an f16 result: rounding, ~1e-3 at
-# most) and against cuBLAS (same inputs, f32 accumulation, f16 out: often
-# bit-identical, since both add the K blocks in order).
-ref64 = torch.from_numpy(a).cuda().double() @ torch.from_numpy(b).cuda().double()
-cublas = (torch.from_numpy(a).cuda() @ torch.from_numpy(b).cuda()).double()
-out = torch.from_numpy(c.astype(np.float64)).cuda()
+def load(name):
+    x = np.load(f"{d}/{name}.npy")
+    if sys.argv[7] == "bf16":
+        return torch.from_numpy(x.view(np.int16)).view(torch.bfloat16).cuda()
+    return torch.from_numpy(x).cuda()
+a, b, c = (load(x) for x in "abc")
+# Against float64 (the accuracy of a 16-bit result: its rounding) and
+# against cuBLAS (same inputs, f32 accumulation, the same output type:
+# often bit-identical, since both add the K blocks in order).
+ref64 = a.double() @ b.double()
+cublas = (a @ b).double()
+out = c.double()
 assert c.shape == tuple(ref64.shape), c.shape
 assert not torch.isnan(out).any(), "NaN in the result"
 rel = ((out - ref64).norm() / ref64.norm()).item()
 rel_cublas = ((cublas - ref64).norm() / ref64.norm()).item()
 same = (out == cublas).double().mean().item()
 assert rel < 1e-2 and rel <= 2 * rel_cublas + 1e-6, (rel, rel_cublas)
-print(f"ok matmul_desc (TMA, {sys.argv[6]}) {sys.argv[2]}x{sys.argv[3]}x{sys.argv[4]} "
+print(f"ok matmul_desc (TMA, {sys.argv[6]}, {sys.argv[7]}) {sys.argv[2]}x{sys.argv[3]}x{sys.argv[4]} "
       f"num_stages {sys.argv[5]}: ||c - ref64|| / ||ref64|| = {rel:.2e} "
       f"(cuBLAS {rel_cublas:.2e}; {100 * same:.1f}% of elements equal to cuBLAS's)")
 PY
@@ -142,30 +156,32 @@ bench_tma() { # VARIANT STAGES SIZE [LEAKY]: TFLOP/s of one variant
   [ -n "$(stages $v $s)" ] || return 0
   config $v $leaky
   local label=$v; [ $leaky = True ] && label+=" leaky"
-  echo -n "tma $label ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
+  echo -n "tma $label $DTYPE ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
   "$TKRUN" "$SRC" -k $KERNEL "${CONFIG[@]}" --num-stages $s \
     --gpu --grid "$(grid $size $size $v)" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" \
     --arg c_ptr="zeros:${size}x${size}" --arg M=$size --arg N=$size --arg K=$size \
     --bench 50 --flops $(( 2 * size * size * size ))
 }
 cublas() { # SIZE LABEL EXPR: torch's time for EXPR of a and b (cuBLAS)
-  "$PY" - "$1" "$2" "$3" <<PY
+  "$PY" - "$1" "$2" "$3" "$DTYPE" <<PY
 import sys, torch
 sys.path.insert(0, "$ROOT/bench/gpu")
 from cubin import time_ms
 n, label, expr = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-a = torch.randn(n, n, device="cuda", dtype=torch.float16)
-b = torch.randn(n, n, device="cuda", dtype=torch.float16)
+dtype = torch.bfloat16 if sys.argv[4] == "bf16" else torch.float16
+a = torch.randn(n, n, device="cuda", dtype=dtype)
+b = torch.randn(n, n, device="cuda", dtype=dtype)
 F = torch.nn.functional
 ms = time_ms(lambda: eval(expr), reps=50)
-print(f"cuBLAS  {n}^3 {label}: {ms:.3f} ms, {2 * n ** 3 / ms / 1e9:.2f} TFLOP/s")
+print(f"cuBLAS  {n}^3 {label} {sys.argv[4]}: {ms:.3f} ms, {2 * n ** 3 / ms / 1e9:.2f} TFLOP/s")
 PY
 }
 for size in 4096 8192; do
   inputs $size $size $size
   for s in 3 4; do
     for v in $VARIANTS; do bench_tma $v $s $size; done
-    config plain
+    [ $DTYPE = f16 ] || continue
+    config pointer
     echo -n "pointer ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
     "$TKRUN" "$ROOT/examples/matmul.tk" -k matmul "${CONFIG[@]}" --num-stages $s \
       --assume-aligned-pointers --assume M=16 --assume K=16 --assume N=16 --assume stride_ak=1 \

@@ -317,6 +317,27 @@ unsigned mlir::tkgpu::getComputeCapability(StringRef target) {
   return capability;
 }
 
+int64_t mlir::tkgpu::getMaxSharedMemoryPerProgram(unsigned cc) {
+  // CUDA's cudaDevAttrMaxSharedMemoryPerBlockOptin per architecture.
+  switch (cc) {
+  case 70:
+  case 72:
+    return 96 * 1024;
+  case 75:
+    return 64 * 1024;
+  case 80:
+  case 87:
+    return 163 * 1024;
+  case 86:
+  case 89:
+    return 99 * 1024;
+  case 90:
+    return 227 * 1024;
+  default:
+    return 0;
+  }
+}
+
 int64_t mlir::tkgpu::getAllocatedOffset(Operation *op, StringRef attrName) {
   if (auto offset = op->getAttrOfType<IntegerAttr>(attrName))
     return offset.getInt();

@@ -133,6 +133,10 @@ unsigned getThreadsPerWarp(Operation *op);
 StringRef getTarget(Operation *op);
 /// The compute capability of a target name: "sm_90a" -> 90; 0 if unknown.
 unsigned getComputeCapability(StringRef target);
+/// The dynamic shared memory one program may use on compute capability
+/// `cc` (the opt-in maximum per block: 227 KB on sm_90, 163 KB on sm_80);
+/// 0 when unknown.
+int64_t getMaxSharedMemoryPerProgram(unsigned cc);
 
 } // namespace mlir::tkgpu
 

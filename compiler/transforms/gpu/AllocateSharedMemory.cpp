@@ -7,7 +7,11 @@
 // with disjoint lifetimes share bytes) is allocateSharedMemory in
 // compiler/analysis/Allocation.cpp; this pass runs it per function and
 // records the largest total on the module (tkgpu.shared_bytes), which the
-// LLVM lowering and the kernel metadata read.
+// LLVM lowering and the kernel metadata read. A kernel that needs more
+// than its target gives one program (getMaxSharedMemoryPerProgram) is an
+// error at the kernel, here rather than at launch, so that tkc and the
+// autotuner (which skips configs that fail to compile, as Triton skips
+// OutOfResources) see it.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/Allocation.h"
@@ -34,8 +38,19 @@ struct AllocateSharedMemoryPass
     int64_t total = 0;
     // Calls are inlined before tkgpu (TkPipeline), so functions do not
     // share memory with each other: each starts at offset 0.
-    for (auto func : module.getOps<FunctionOpInterface>())
-      total = std::max(total, allocateSharedMemory(func));
+    int64_t limit =
+        getMaxSharedMemoryPerProgram(getComputeCapability(getTarget(module)));
+    for (auto func : module.getOps<FunctionOpInterface>()) {
+      int64_t bytes = allocateSharedMemory(func);
+      if (limit > 0 && bytes > limit) {
+        func.emitError("the kernel needs ")
+            << bytes << " bytes of shared memory; " << getTarget(module)
+            << " gives a program at most " << limit
+            << " (fewer num_stages or smaller blocks need less)";
+        return signalPassFailure();
+      }
+      total = std::max(total, bytes);
+    }
     module->setAttr(kSharedBytesAttr,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),
                                      total));

@@ -4,7 +4,7 @@
 // between global memory, described by a 128-byte CUtensorMap (a TMA
 // descriptor, `!tk.ptr<i8>` here: its address), and a shared-memory
 // buffer, completing on an mbarrier in shared memory. The building blocks
-// of the TMA path of tensor descriptors (docs/pipeline.md, "TMA ops").
+// of the TMA path of tensor descriptors (docs/tma.md, "TMA ops").
 // Each op is issued by one thread, thread 0 of the program or, in the
 // producer region of a tkgpu.warp_specialize, that partition's first
 // thread (the lowering predicates it so); wait_barrier is executed by

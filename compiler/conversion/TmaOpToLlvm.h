@@ -14,8 +14,8 @@ class RewritePatternSet;
 
 namespace mlir::tkgpu {
 
-/// init_barrier, barrier_expect, wait_barrier, async_tma_copy_*,
-/// async_tma_store_wait (TmaOpToLlvm.cpp).
+/// init_barrier, barrier_expect, arrive_barrier, wait_barrier,
+/// inval_barrier, async_tma_copy_*, async_tma_store_wait (TmaOpToLlvm.cpp).
 void populateTmaOpToLlvmPatterns(LLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 

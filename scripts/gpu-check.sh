@@ -244,6 +244,15 @@ if want 4g && [ -x "$C/bin/tkc" ] && [ -f bench/gpu/matmul_fp8_gpu.sh ]; then
   note "matmul_fp8_gpu.sh exit $?: $(grep -c '^ok' "$OUT/matmul_fp8.log") ok"
   grep -E "^(tk|cuBLAS|FAIL)" "$OUT/matmul_fp8.log" | head -12
   rm -rf "$OUT/fp8"
+  # The tensor-descriptor kernel: TMA tiles, B^T's transposed into the
+  # wgmma through memdesc_trans; pipelined, then warp-specialized.
+  for defines in "" "-D WARP_SPECIALIZE=True"; do
+    KERNEL=matmul_fp8_desc DEFINES="$defines" timeout 300 \
+      bash bench/gpu/matmul_fp8_gpu.sh "$C" "$OUT/fp8" >>"$OUT/matmul_fp8_desc.log" 2>&1
+    note "matmul_fp8_gpu.sh matmul_fp8_desc $defines exit $?"
+    rm -rf "$OUT/fp8"
+  done
+  grep -E "^(ok|tk|cuBLAS|FAIL)" "$OUT/matmul_fp8_desc.log" | head -30
 fi
 # 4h. TMA matmul (examples/matmul_desc.tk), software-pipelined and
 # warp-specialized: SASS (UTMALDG, HGMMA, SETMAXREG), correctness against

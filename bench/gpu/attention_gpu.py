@@ -50,7 +50,9 @@ class Kernel(Cubin):
         values = [q, k, v, o, m, sm_scale]
         for t in (q, k, v, o):
             values += list(t.stride())
-        self.launch_values((math.ceil(N / self.bm), Z * H, 1), values + [H, N])
+        # attn_fwd_tma (tensor descriptors of shape (Z, H, N, D)) takes Z too.
+        sizes = [Z, H, N] if any(a["name"] == "Z" for a in self.args) else [H, N]
+        self.launch_values((math.ceil(N / self.bm), Z * H, 1), values + sizes)
 
 
 def inputs(Z, H, N, D, dtype):

@@ -12,6 +12,10 @@
 #   - _n128_s2: BLOCK_N 128 on 2 stages at HEAD_DIM 64;
 #   - _n128_ahead: BLOCK_N 128, 3 stages, -D AHEAD=True (the scores one
 #     block ahead, FA3's overlap of the softmax with the next QK^T);
+#   - with --arch sm_90a, suffix _tma: the attn_fwd_tma kernel (Q, K and V
+#     through (Z, H, N, D) tensor descriptors, K and V by TMA) on 8 warps
+#     (BLOCK_N 64 and 128, 3 stages and the n128 stages above; bf16 too),
+#     4 warps at HEAD_DIM 64, 4 stages at HEAD_DIM 128;
 #   - at HEAD_DIM 64 on 4 warps (the best there since exp2 is .ftz):
 #     _s2 and _s4 (stages), _ahead, and bf16; at HEAD_DIM 128 on 8
 #     warps, BLOCK_N 64: _s4.
@@ -71,6 +75,18 @@ for d in 64 128; do
     fi
     if [ $hopper = 1 ]; then
       variant "attn_f16_d${d}_${c}_w8_v2" f16 $d $causal 8 64 3 $n "$@" --mma=v2
+      # attn_fwd_tma: K and V blocks by TMA (4-D tensor descriptors), the
+      # pipeliner's mbarrier slots; P @ V's wait deferred with 3 stages.
+      variant "attn_f16_d${d}_${c}_w8_tma" f16 $d $causal 8 64 3 $n -k attn_fwd_tma "$@"
+      variant "attn_f16_d${d}_${c}_w8_n128_tma" f16 $d $causal 8 128 $n128_stages $n -k attn_fwd_tma "$@"
+      variant "attn_bf16_d${d}_${c}_w8_tma" bf16 $d $causal 8 64 3 $n -k attn_fwd_tma "$@"
+      if [ $d = 64 ]; then
+        variant "attn_f16_d${d}_${c}_w4_tma" f16 $d $causal 4 64 3 $n -k attn_fwd_tma "$@"
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_tma" f16 $d $causal 8 128 3 $n -k attn_fwd_tma "$@"
+      else
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_tma" f16 $d $causal 8 128 3 $n -k attn_fwd_tma "$@"
+        variant "attn_f16_d${d}_${c}_w8_s4_tma" f16 $d $causal 8 64 4 $n -k attn_fwd_tma "$@"
+      fi
     fi
   done
 done

@@ -6,7 +6,9 @@ scripts make it current before loading anything), so torch tensors are the
 kernels' buffers. A Cubin is NAME.cubin with the metadata tkc wrote next
 to it (NAME.json: kernel name, argument types, num_warps, shared bytes);
 it launches with num_warps * 32 threads and that much dynamic shared
-memory on torch's current stream. time_ms is the scripts' do_bench.
+memory on torch's current stream, with the CUtensorMaps of its metadata's
+`tensor_maps` encoded at each launch (as libtkrt does). time_ms is the
+scripts' do_bench.
 """
 import ctypes
 import json
@@ -16,6 +18,15 @@ import torch
 
 cuda = ctypes.CDLL("libcuda.so.1")
 CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
+
+# CUtensorMapDataType, CUtensorMapSwizzle (cuda.h) and element bytes of the
+# metadata's tensor-map dtypes.
+_TMA_TYPE = {"i8": 0, "u8": 0, "f8e4m3": 0, "f8e5m2": 0, "i16": 1, "u16": 1, "u32": 2,
+             "i32": 3, "u64": 4, "i64": 5, "f16": 6, "f32": 7, "f64": 8, "bf16": 9}
+_TMA_BYTES = {"i8": 1, "u8": 1, "f8e4m3": 1, "f8e5m2": 1, "i16": 2, "u16": 2, "f16": 2,
+              "bf16": 2, "i32": 4, "u32": 4, "f32": 4, "i64": 8, "u64": 8, "f64": 8}
+_TMA_SWIZZLE = {0: 0, 32: 1, 64: 2, 128: 3}
 
 
 def use_torch_context():
@@ -73,6 +84,36 @@ class Cubin:
                                           self.shared), "set shared size")
         self.threads = 32 * int(self.meta["num_warps"])
         self.args = self.meta["args"]
+        self.tensor_maps = self.meta.get("tensor_maps", [])
+
+    def encode_tensor_maps(self, values):
+        """The CUtensorMaps of the metadata's `tensor_maps` (tkgpu-lower-tma's
+        hidden parameters, after the kernel's own), encoded from the argument
+        `values` as libtkrt does (runtime/lib/TensorMap.cpp): dimensions
+        innermost first, strides in bytes, zero fill, 128-byte L2 promotion."""
+        by_name = {a["name"]: v for a, v in zip(self.args, values)}
+        maps = []
+        for m in self.tensor_maps:
+            value = lambda x: int(by_name[x]) if isinstance(x, str) else int(x)
+            base = by_name[m["base"]]
+            address = base if isinstance(base, int) else base.data_ptr()
+            dtype = m["dtype"]
+            size = _TMA_BYTES[dtype]
+            rank = len(m["block"])
+            dims = [value(x) for x in reversed(m["shape"])]
+            strides = [value(x) * size for x in reversed(m["strides"])][1:]
+            box = list(reversed(m["block"]))
+            raw = ctypes.create_string_buffer(128 + 64)
+            aligned = (ctypes.addressof(raw) + 63) & ~63
+            check(cuda.cuTensorMapEncodeTiled(
+                ctypes.c_void_p(aligned), ctypes.c_int(_TMA_TYPE[dtype]), ctypes.c_uint32(rank),
+                ctypes.c_void_p(address), (ctypes.c_uint64 * rank)(*dims),
+                (ctypes.c_uint64 * max(rank - 1, 1))(*(strides or [0])),
+                (ctypes.c_uint32 * rank)(*box), (ctypes.c_uint32 * rank)(*([1] * rank)),
+                ctypes.c_int(0), ctypes.c_int(_TMA_SWIZZLE[int(m["swizzle"])]),
+                ctypes.c_int(2), ctypes.c_int(0)), f"{self.name}: encode tensor map of {m['base']}")
+            maps.append((raw, aligned))
+        return maps
 
     def launch_values(self, grid, values, stream=None):
         """Launches on `grid` (x, y, z) with `values` in argument order:
@@ -89,8 +130,10 @@ class Cubin:
                 holders.append(ctypes.c_int32(value))
         if len(holders) != len(self.args):
             raise ValueError(f"{self.name}: {len(values)} values for {len(self.args)} arguments")
-        params = (ctypes.c_void_p * len(holders))(*[ctypes.cast(ctypes.pointer(h), ctypes.c_void_p)
-                                                    for h in holders])
+        addresses = [ctypes.cast(ctypes.pointer(h), ctypes.c_void_p) for h in holders]
+        maps = self.encode_tensor_maps(values)  # kept alive until the launch
+        addresses += [ctypes.c_void_p(aligned) for _, aligned in maps]
+        params = (ctypes.c_void_p * len(addresses))(*addresses)
         s = stream if stream is not None else torch.cuda.current_stream().cuda_stream
         check(cuda.cuLaunchKernel(self.func, grid[0], grid[1], grid[2], self.threads, 1, 1,
                                   self.shared, ctypes.c_void_p(s), params, None), f"launch {self.name}")

@@ -10,7 +10,9 @@
 #     torch._scaled_mm and, for scale, the f16 pointer matmul.
 # Usage: bench/gpu/matmul_fp8_gpu.sh BUILD OUTDIR   (BUILD: a folder with
 # bin/tk-run and bin/tkc; PYTHON names a python3 with torch; BM, BN, BK,
-# WARPS and STAGES (a list) change the configuration)
+# WARPS and STAGES (a list) change the configuration; KERNEL=matmul_fp8_desc
+# takes the tensor-descriptor kernel (TMA, B^T's tile transposed into the
+# wgmma), DEFINES adds tkc -D options, e.g. "-D WARP_SPECIALIZE=True")
 set -euo pipefail
 BUILD=$1; OUT=$2
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -18,12 +20,14 @@ TKRUN="$BUILD/bin/tk-run"; TKC="$BUILD/bin/tkc"
 PY=${PYTHON:-python3}
 mkdir -p "$OUT"
 BM=${BM:-128}; BN=${BN:-128}; BK=${BK:-128}; WARPS=${WARPS:-8}; STAGES=${STAGES:-3 4}
-CONFIG=(-D BLOCK_M=$BM -D BLOCK_N=$BN -D BLOCK_K=$BK -D GROUP_M=8 --num-warps $WARPS
+KERNEL=${KERNEL:-matmul_fp8}; export KERNEL DEFINES="${DEFINES:-}"
+# shellcheck disable=SC2206
+CONFIG=(-k $KERNEL ${DEFINES:-} -D BLOCK_M=$BM -D BLOCK_N=$BN -D BLOCK_K=$BK -D GROUP_M=8 --num-warps $WARPS
         --arch sm_90a --assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16
         --assume stride_am=16 --assume stride_ak=1 --assume stride_bk=1 --assume stride_bn=16
         --assume stride_cm=16 --assume stride_cn=1)
 
-"$TKC" "$ROOT/examples/matmul_fp8.tk" -k matmul_fp8 "${CONFIG[@]}" --num-stages "${STAGES##* }" \
+"$TKC" "$ROOT/examples/matmul_fp8.tk" "${CONFIG[@]}" --num-stages "${STAGES##* }" \
   --emit=cubin -o "$OUT/matmul_fp8.cubin"
 /usr/local/cuda/bin/cuobjdump --dump-sass "$OUT/matmul_fp8.cubin" > "$OUT/matmul_fp8.sass"
 grep -q "QGMMA.*E4M3" "$OUT/matmul_fp8.sass" || { echo "FAIL: no QGMMA (fp8 wgmma) on E4M3 in the SASS" >&2; exit 1; }
@@ -42,7 +46,7 @@ PY
 grid() { echo $(( (($1 + BM - 1) / BM) * (($2 + BN - 1) / BN) )); }
 run() { # M N K STAGES [extra tk-run args]
   local m=$1 n=$2 k=$3 s=$4; shift 4
-  "$TKRUN" "$ROOT/examples/matmul_fp8.tk" -k matmul_fp8 "${CONFIG[@]}" --num-stages "$s" \
+  "$TKRUN" "$ROOT/examples/matmul_fp8.tk" "${CONFIG[@]}" --num-stages "$s" \
     --gpu --grid "$(grid "$m" "$n")" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/bt.npy" \
     --arg c_ptr="zeros:${m}x${n}" --arg M="$m" --arg N="$n" --arg K="$k" \
     --arg stride_am="$k" --arg stride_ak=1 --arg stride_bk=1 --arg stride_bn="$k" \
@@ -51,7 +55,7 @@ run() { # M N K STAGES [extra tk-run args]
 check() { # M N K STAGES
   run "$@" --write c_ptr="$OUT/c.npy"
   PYTHONPATH="$ROOT/bench/gpu" "$PY" - "$OUT" "$@" <<'PY'
-import sys, numpy as np, torch
+import os, sys, numpy as np, torch
 from matmul_verdict import check
 d = sys.argv[1]
 a8 = torch.from_numpy(np.load(f"{d}/a.npy")).view(torch.float8_e4m3fn).cuda()
@@ -62,7 +66,7 @@ one = torch.ones((), device="cuda")
 cublas = torch._scaled_mm(a8, bt8.t(), scale_a=one, scale_b=one,
                           out_dtype=torch.float16).double()
 check(c, ref64, cublas,
-      f"matmul_fp8 {sys.argv[2]}x{sys.argv[3]}x{sys.argv[4]} num_stages {sys.argv[5]}",
+      f"{os.environ['KERNEL']} {os.environ.get('DEFINES', '')} {sys.argv[2]}x{sys.argv[3]}x{sys.argv[4]} num_stages {sys.argv[5]}",
       "cuBLAS fp8")
 PY
 }
@@ -79,7 +83,7 @@ for size in 4096 8192; do
   inputs $size $size $size
   flops=$(( 2 * size * size * size ))
   for s in $STAGES; do
-    echo -n "tk fp8  ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
+    echo -n "tk $KERNEL ${DEFINES:-} ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
     run $size $size $size $s --bench 50 --flops $flops
   done
   "$PY" - "$size" <<PY

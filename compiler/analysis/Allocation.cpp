@@ -43,9 +43,10 @@ using namespace mlir::tkgpu;
 static void forwardAlias(OpOperand &use, SmallVectorImpl<Value> &next) {
   Operation *user = use.getOwner();
   unsigned n = use.getOperandNumber();
-  if (auto index = dyn_cast<MemDescIndexOp>(user)) {
-    if (use.get() == index.getSrc())
-      next.push_back(index.getResult());
+  // memdesc_index and memdesc_trans: views of their source's bytes.
+  if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+    if (use.get() == view.getViewSource())
+      next.push_back(view.getViewDest());
     return;
   }
   if (auto forOp = dyn_cast<scf::ForOp>(user)) {
@@ -170,6 +171,8 @@ static IntervalLattice resolve(Value value, llvm::DenseSet<Value> &visiting) {
         int64_t start = result.interval.start + constant.getSExtValue() * bytes;
         result = IntervalLattice::known({start, start + bytes});
       }
+    } else if (auto view = dyn_cast<ViewLikeOpInterface>(def)) {
+      result = resolve(view.getViewSource(), visiting);
     } else if (auto forOp = dyn_cast<scf::ForOp>(def)) {
       result = resolve(forOp.getRegionIterArgs()[n], visiting);
     } else if (auto ifOp = dyn_cast<scf::IfOp>(def)) {

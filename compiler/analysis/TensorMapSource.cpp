@@ -74,6 +74,27 @@ std::optional<TensorMapSource> tk::getTensorMapSource(Operation *access) {
   return source;
 }
 
+Value tk::getSqueezedTile(Operation *access) {
+  auto isSqueeze = [](ReshapeOp reshape) {
+    RankedTensorType from = reshape.getSrc().getType(),
+                     to = reshape.getType();
+    if (to.getRank() != 2 || from.getRank() <= 2 ||
+        from.getShape().take_back(2) != to.getShape())
+      return false;
+    return llvm::all_of(from.getShape().drop_back(2),
+                        [](int64_t d) { return d == 1; });
+  };
+  if (auto load = dyn_cast<DescriptorLoadOp>(access)) {
+    if (!load->hasOneUse())
+      return {};
+    auto reshape = dyn_cast<ReshapeOp>(*load->user_begin());
+    return reshape && isSqueeze(reshape) ? reshape.getResult() : Value();
+  }
+  auto store = cast<DescriptorStoreOp>(access);
+  auto reshape = store.getValue().getDefiningOp<ReshapeOp>();
+  return reshape && isSqueeze(reshape) ? reshape.getSrc() : Value();
+}
+
 bool tk::canUseHostTensorMap(Operation *access) {
   if (!getTensorMapSource(access))
     return false;
@@ -81,6 +102,14 @@ bool tk::canUseHostTensorMap(Operation *access) {
                    ? cast<RankedTensorType>(access->getResult(0).getType())
                    : cast<RankedTensorType>(
                          cast<DescriptorStoreOp>(access).getValue().getType());
+  if (block.getRank() > 5)
+    return false;
+  if (block.getRank() > 2) {
+    Value tile = getSqueezedTile(access);
+    if (!tile)
+      return false;
+    block = cast<RankedTensorType>(tile.getType());
+  }
   if (block.getRank() != 2)
     return false;
   Type element = block.getElementType();

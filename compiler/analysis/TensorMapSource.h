@@ -13,6 +13,7 @@
 #define TK_COMPILER_ANALYSIS_TENSORMAPSOURCE_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -40,10 +41,19 @@ struct TensorMapSource {
 /// kernel); nullopt when a part is computed in the kernel.
 std::optional<TensorMapSource> getTensorMapSource(Operation *access);
 
+/// For a block of rank 3 to 5 whose leading dimensions are 1 (one head of a
+/// (Z, H, N, D) tensor, block [1, 1, BN, D]): the 2-D tile the kernel
+/// works on, when the access only squeezes them away, i.e. the load's
+/// single user is a tk.reshape to the last two dimensions, or the stored
+/// value is a tk.reshape from them (the result, or the source, of that
+/// reshape); null otherwise.
+Value getSqueezedTile(Operation *access);
+
 /// Whether the TMA path takes `access`: its sources are host-known, the
-/// block is 2-D with 8-, 16- or 32-bit elements, rows a multiple of 8 (at
-/// most 256, or a multiple of 256) and rows a multiple of 32 bytes (so
-/// that an nvmma_shared swizzle fits, as wgmma and TMA share it).
+/// block is 2-D (or squeezed to 2-D: getSqueezedTile) with 8-, 16- or
+/// 32-bit elements, rows a multiple of 8 (at most 256, or a multiple of
+/// 256) and rows a multiple of 32 bytes (so that an nvmma_shared swizzle
+/// fits, as wgmma and TMA share it).
 bool canUseHostTensorMap(Operation *access);
 
 } // namespace mlir::tk

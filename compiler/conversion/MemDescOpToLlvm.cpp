@@ -1,13 +1,14 @@
 //===- MemDescOpToLlvm.cpp - explicit shared-memory buffers ---------------===//
 //
-// local_alloc, local_load, local_store, local_dealloc, memdesc_index and
-// barrier.
+// local_alloc, local_load, local_store, local_dealloc, memdesc_index,
+// memdesc_trans and barrier.
 //
 // A `!tkgpu.memdesc` becomes the `!llvm.ptr<3>` of its element 0:
 //   local_alloc    tk_smem + the `tkgpu.offset` tkgpu-allocate-shared-memory
 //                  gave it (0 without that pass), then the optional source
 //                  stored into it;
 //   memdesc_index  base + index * (bytes of one buffer);
+//   memdesc_trans  the source's address (the layout names the dimensions);
 //   local_dealloc  nothing (the allocation pass already reused the bytes).
 //
 // local_load and local_store move any distributed layout to and from any
@@ -162,6 +163,18 @@ struct MemDescIndexConversion : public MemDescPattern<MemDescIndexOp> {
   }
 };
 
+/// memdesc_trans: the same bytes; only the type (its layout) changes.
+struct MemDescTransConversion : public MemDescPattern<MemDescTransOp> {
+  using MemDescPattern::MemDescPattern;
+
+  LogicalResult
+  matchAndRewrite(MemDescTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 struct BarrierConversion : public MemDescPattern<BarrierOp> {
   using MemDescPattern::MemDescPattern;
 
@@ -181,5 +194,6 @@ void tkgpu::populateMemDescOpToLlvmPatterns(TkgpuToLlvmTypeConverter &converter,
                                             RewritePatternSet &patterns) {
   patterns.add<LocalAllocConversion, LocalDeallocConversion,
                LocalStoreConversion, LocalLoadConversion,
-               MemDescIndexConversion, BarrierConversion>(converter, state);
+               MemDescIndexConversion, MemDescTransConversion,
+               BarrierConversion>(converter, state);
 }

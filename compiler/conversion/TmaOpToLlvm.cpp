@@ -125,8 +125,11 @@ SmallVector<TmaBox> getTmaBoxes(MemDescType buffer) {
 SmallVector<Value> boxCoordinates(ConversionPatternRewriter &rewriter,
                                   Location loc, ValueRange coords,
                                   const TmaBox &box) {
+  // Coordinates beyond the buffer's rank come first (box extent 1 there).
+  SmallVector<int64_t> origin(coords.size() - box.origin.size(), 0);
+  llvm::append_range(origin, box.origin);
   SmallVector<Value> result;
-  for (auto [coord, o] : llvm::zip_equal(coords, box.origin))
+  for (auto [coord, o] : llvm::zip_equal(coords, origin))
     result.push_back(o == 0 ? coord
                             : LLVM::AddOp::create(rewriter, loc, coord,
                                                   i32Constant(rewriter, loc, o))

@@ -557,6 +557,49 @@ Attribute mlir::tkgpu::dropLeadingBufferDim(Attribute multiBuffer) {
   return {};
 }
 
+Attribute mlir::tkgpu::permuteLayout(Attribute layout,
+                                    ArrayRef<int32_t> order) {
+  unsigned rank = order.size();
+  SmallVector<unsigned> inverse(rank, 0);
+  for (unsigned i = 0; i < rank; ++i)
+    inverse[order[i]] = i;
+  auto renamed = [&](ArrayRef<unsigned> dims) {
+    SmallVector<unsigned> result;
+    for (unsigned d : dims)
+      result.push_back(inverse[d]);
+    return result;
+  };
+  auto permuted = [&](ArrayRef<unsigned> perDim) {
+    SmallVector<unsigned> result;
+    for (unsigned i = 0; i < rank; ++i)
+      result.push_back(perDim[order[i]]);
+    return result;
+  };
+  MLIRContext *ctx = layout.getContext();
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout)) {
+    if (blocked.getOrder().size() != rank)
+      return {};
+    return BlockedEncodingAttr::get(ctx, permuted(blocked.getSizePerThread()),
+                                    permuted(blocked.getThreadsPerWarp()),
+                                    permuted(blocked.getWarpsPerCTA()),
+                                    renamed(blocked.getOrder()));
+  }
+  if (auto shared = dyn_cast<SharedEncodingAttr>(layout))
+    return shared.getOrder().size() != rank
+               ? Attribute()
+               : SharedEncodingAttr::get(ctx, shared.getVec(),
+                                         shared.getPerPhase(),
+                                         shared.getMaxPhase(),
+                                         renamed(shared.getOrder()));
+  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(layout))
+    return nvmma.getOrder().size() != rank
+               ? Attribute()
+               : NvmmaSharedEncodingAttr::get(ctx, nvmma.getSwizzle(),
+                                              nvmma.getElementBitWidth(),
+                                              renamed(nvmma.getOrder()));
+  return {};
+}
+
 //===----------------------------------------------------------------------===//
 // MemDescType
 //===----------------------------------------------------------------------===//

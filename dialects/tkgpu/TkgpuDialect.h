@@ -19,6 +19,7 @@
 #include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "dialects/tkgpu/TkgpuDialect.h.inc"
 #include "dialects/tkgpu/TkgpuInterfaces.h.inc"
@@ -93,6 +94,13 @@ bool isZeroFill(Value value);
 /// multi-buffer (memdesc_index).
 Attribute addLeadingBufferDim(Attribute tile);
 Attribute dropLeadingBufferDim(Attribute multiBuffer);
+
+/// The layout of a tensor or buffer whose dimension i is dimension
+/// order[i] of one in `layout` (tk.trans, memdesc_trans): the same
+/// elements in the same registers or bytes, the dimensions renamed. For a
+/// #tkgpu.blocked, #tkgpu.shared or #tkgpu.nvmma_shared layout; null for
+/// any other.
+Attribute permuteLayout(Attribute layout, ArrayRef<int32_t> order);
 
 //===----------------------------------------------------------------------===//
 // Shared-memory allocation (set by tkgpu-allocate-shared-memory)

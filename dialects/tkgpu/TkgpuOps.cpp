@@ -148,6 +148,51 @@ LogicalResult MemDescIndexOp::verify() {
   return success();
 }
 
+Value MemDescIndexOp::getViewSource() { return getSrc(); }
+
+void MemDescTransOp::build(OpBuilder &builder, OperationState &state,
+                           Value src, ArrayRef<int32_t> order) {
+  auto type = cast<MemDescType>(src.getType());
+  SmallVector<int64_t> shape;
+  for (int32_t d : order)
+    shape.push_back(type.getShape()[d]);
+  build(builder, state,
+        MemDescType::get(builder.getContext(), shape, type.getElementType(),
+                         permuteLayout(type.getEncoding(), order)),
+        src, order);
+}
+
+Value MemDescTransOp::getViewSource() { return getSrc(); }
+
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  ArrayRef<int32_t> order = getOrder();
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t d : order) {
+    if (d < 0 || d >= int32_t(order.size()) || seen[d])
+      return emitOpError("order must be a permutation of the ")
+             << order.size() << " dimensions";
+    seen[d] = true;
+  }
+  if (int64_t(order.size()) != src.getRank() ||
+      src.getRank() != result.getRank() ||
+      src.getElementType() != result.getElementType())
+    return emitOpError("result ") << result << " is not " << src
+                                  << " with its dimensions permuted";
+  for (auto [i, d] : llvm::enumerate(order))
+    if (result.getShape()[i] != src.getShape()[d])
+      return emitOpError("result dimension ")
+             << i << " must be source dimension " << d;
+  Attribute expected = permuteLayout(src.getEncoding(), order);
+  if (!expected)
+    return emitOpError("cannot permute the layout ") << src.getEncoding();
+  if (expected != result.getEncoding())
+    return emitOpError("result layout ")
+           << result.getEncoding() << " is not the permuted source layout "
+           << expected;
+  return success();
+}
+
 LogicalResult AsyncCopyGlobalToLocalOp::verify() {
   auto ptrType = cast<RankedTensorType>(getPtr().getType());
   if (failed(verifyDistributed(*this, ptrType, "pointer")))

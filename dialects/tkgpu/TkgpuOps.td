@@ -7,6 +7,7 @@ include "TkgpuTypes.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ViewLikeInterface.td"
 
 // Shared memory as one side-effect resource, so that loads and stores of
 // it are ordered against each other but not against global memory.
@@ -102,7 +103,8 @@ def Tkgpu_LocalStoreOp : Tkgpu_Op<"local_store", [
   let hasVerifier = 1;
 }
 
-def Tkgpu_MemDescIndexOp : Tkgpu_Op<"memdesc_index", [Pure]> {
+def Tkgpu_MemDescIndexOp : Tkgpu_Op<"memdesc_index", [Pure,
+    DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
   let summary = "one buffer of a multi-buffered shared-memory allocation";
   let description = [{
     `%slot = tkgpu.memdesc_index %buffers[%i] : !tkgpu.memdesc<3x64x32xf16,
@@ -119,6 +121,33 @@ def Tkgpu_MemDescIndexOp : Tkgpu_Op<"memdesc_index", [Pure]> {
     $src `[` $index `]` attr-dict `:` qualified(type($src)) `->`
     qualified(type($result))
   }];
+  let hasVerifier = 1;
+}
+
+def Tkgpu_MemDescTransOp : Tkgpu_Op<"memdesc_trans", [Pure,
+    DeclareOpInterfaceMethods<ViewLikeOpInterface>]> {
+  let summary = "a shared-memory buffer seen with its dimensions permuted";
+  let description = [{
+    `%kt = tkgpu.memdesc_trans %k {order = array<i32: 1, 0>} :
+    !tkgpu.memdesc<128x64xf16, #tkgpu.nvmma_shared<{..., order = [1, 0]}>>
+    -> !tkgpu.memdesc<64x128xf16, #tkgpu.nvmma_shared<{..., order = [0, 1]}>>`
+
+    The same bytes: result dimension i is source dimension order[i], and
+    the shared layout's order names the permuted dimensions, so the
+    contiguous dimension stays the same in memory. tkgpu-lower-tma uses it
+    when a TMA-loaded tile reaches a wgmma transposed (attention's K for
+    Q K^T, fp8's B stored N x K): the copy writes the tile as it is in
+    global memory and wgmma reads it through this view, K-major. The
+    lowering returns the source's address.
+  }];
+  let arguments = (ins Tkgpu_MemDescType:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tkgpu_MemDescType:$result);
+  let assemblyFormat = [{
+    $src attr-dict `:` qualified(type($src)) `->` qualified(type($result))
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$src, "::llvm::ArrayRef<int32_t>":$order)>
+  ];
   let hasVerifier = 1;
 }
 

@@ -46,9 +46,14 @@ static LogicalResult verifyBox(Operation *op, size_t numCoords,
   ArrayRef<int64_t> shape = buffer.getShape();
   if (shape.empty() || shape.size() > 5)
     return op->emitOpError("a TMA box has 1 to 5 dimensions, got ") << buffer;
-  if (numCoords != shape.size())
+  // A tensor map of higher rank moves the buffer as a box whose leading
+  // extra dimensions have extent 1 (one head of a (Z, H, N, D) tensor):
+  // one coordinate per tensor dimension, the buffer's dimensions last.
+  if (numCoords < shape.size() || numCoords > 5)
     return op->emitOpError("needs ")
-           << shape.size() << " coordinates (one per dimension), got "
+           << shape.size()
+           << " to 5 coordinates (one per tensor dimension, the buffer's "
+              "last), got "
            << numCoords;
   SmallVector<int64_t> box = getTmaBoxShape(buffer);
   if (box.empty())

@@ -118,6 +118,9 @@ def Tkgpu_AsyncTmaCopyGlobalToLocalOp : Tkgpu_Op<"async_tma_copy_global_to_local
     the contiguous dimension cut to one swizzle chunk of an nvmma_shared
     buffer and the others to 256 (TMA's limits); the lowering issues one
     copy per box, at the box's coordinates and its offset in the buffer.
+    A tensor of higher rank than the buffer takes one coordinate per
+    dimension: the leading ones address dimensions the box spans once
+    (extent 1; one head of a (Z, H, N, D) tensor into an N x D tile).
   }];
   let arguments = (ins Tkgpu_TensorMapDesc:$desc, Variadic<I32>:$coords,
                    Tkgpu_MemDescType:$result, Tkgpu_MemDescType:$barrier,

@@ -3,6 +3,8 @@
 // O = softmax(Q K^T * sm_scale) V and the base-2 log-sum-exp M, for the
 // non-causal (attention_fwd) and causal (attention_fwd_causal) builds and
 // their AHEAD=True twins (attention_fwd_ahead, attention_fwd_ahead_causal),
+// and the tensor-descriptor kernel attn_fwd_tma (attention_fwd_tma,
+// attention_fwd_tma_causal; TMA on sm_90a, masked loads elsewhere),
 // against a double reference from the same f16 inputs. Q, K, V and O are
 // stored as (Z, N, H, D) and passed with the strides of that layout (the
 // kernel takes any strides), and N_CTX is a multiple of 16 (the build
@@ -18,7 +20,7 @@
 namespace {
 
 void runAttention(examples::Session &s, const std::string &kernelName,
-                  bool causal) {
+                  bool withZ, bool causal) {
   const int32_t Z = 1, H = 2;
   const int32_t N = int32_t(s.size(1040, 208));
   tk::Kernel kernel = s.loadKernel(kernelName);
@@ -42,14 +44,21 @@ void runAttention(examples::Session &s, const std::string &kernelName,
   tk::Buffer mBuf = s.poisoned<float>(size_t(Z) * H * N);
 
   auto launch = [&] {
-    kernel.launch({examples::cdiv(N, blockM), Z * H}, qBuf.as<tk::half>(),
-                  kBuf.as<tk::half>(), vBuf.as<tk::half>(),
-                  oBuf.as<tk::half>(), mBuf.as<float>(), smScale,
-                  strideZ, strideH, strideN, strideD,  // Q
-                  strideZ, strideH, strideN, strideD,  // K
-                  strideZ, strideH, strideN, strideD,  // V
-                  strideZ, strideH, strideN, strideD,  // O
-                  H, N);
+    auto args = [&](auto... sizes) {
+      kernel.launch({examples::cdiv(N, blockM), Z * H}, qBuf.as<tk::half>(),
+                    kBuf.as<tk::half>(), vBuf.as<tk::half>(),
+                    oBuf.as<tk::half>(), mBuf.as<float>(), smScale,
+                    strideZ, strideH, strideN, strideD,  // Q
+                    strideZ, strideH, strideN, strideD,  // K
+                    strideZ, strideH, strideN, strideD,  // V
+                    strideZ, strideH, strideN, strideD,  // O
+                    sizes...);
+    };
+    // attn_fwd_tma (tensor descriptors of shape (Z, H, N, D)) takes Z too.
+    if (withZ)
+      args(Z, H, N);
+    else
+      args(H, N);
   };
   launch();
   s.ctx().sync();
@@ -102,9 +111,11 @@ void runAttention(examples::Session &s, const std::string &kernelName,
 int main(int argc, char **argv) {
   return examples::runExample(
       "attention_fwd", argc, argv, [](examples::Session &s) {
-        runAttention(s, "attention_fwd", /*causal=*/false);
-        runAttention(s, "attention_fwd_causal", /*causal=*/true);
-        runAttention(s, "attention_fwd_ahead", /*causal=*/false);
-        runAttention(s, "attention_fwd_ahead_causal", /*causal=*/true);
+        runAttention(s, "attention_fwd", false, /*causal=*/false);
+        runAttention(s, "attention_fwd_causal", false, /*causal=*/true);
+        runAttention(s, "attention_fwd_ahead", false, /*causal=*/false);
+        runAttention(s, "attention_fwd_ahead_causal", false, /*causal=*/true);
+        runAttention(s, "attention_fwd_tma", true, /*causal=*/false);
+        runAttention(s, "attention_fwd_tma_causal", true, /*causal=*/true);
       });
 }

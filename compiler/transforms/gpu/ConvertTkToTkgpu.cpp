@@ -6,7 +6,8 @@
 //
 // 1. Every tensor result and region argument gets the default blocked
 //    layout of its shape, except reduction results, which get the slice of
-//    their operand's default layout along the reduced axis.
+//    their operand's default layout along the reduced axis, and transposes,
+//    which get their operand's default layout permuted.
 // 2. Every tensor operand is checked against the layout its user needs
 //    (the default layout of its shape, the result's layout for broadcast,
 //    the slice of the result's layout for expand_dims, the region's types
@@ -59,6 +60,16 @@ public:
       return withEncoding(tensor,
                           SliceEncodingAttr::get(reduce.getAxis(), parent));
     }
+    // A transpose renames its operand's dimensions: its result is the
+    // operand's default layout permuted, so the op moves no data, and a
+    // user needing another layout gets a convert_layout, which the later
+    // passes can remove (a TMA tile transposed into a wgmma operand).
+    if (auto trans = dyn_cast_or_null<tk::TransOp>(op))
+      if (Attribute permuted = permuteLayout(
+              defaultEncoding(cast<RankedTensorType>(trans.getSrc().getType())
+                                  .getShape()),
+              trans.getOrder()))
+        return withEncoding(tensor, permuted);
     return withDefaultLayout(tensor);
   }
 

@@ -4,6 +4,11 @@
 // whose tensor map the host can encode (compiler/analysis/TensorMapSource.h)
 // and this pass maps them onto the tensor-memory engine:
 //
+// Blocks of rank 3 to 5 whose leading dimensions are 1 and which the kernel
+// reshapes to (or from) their last two (one head of a (Z, H, N, D) tensor:
+// getSqueezedTile) move the 2-D tile: the buffer is 2-D, the copy takes all
+// coordinates and the map's box has extent 1 in the leading dimensions.
+//
 // Tensor maps. Each distinct (base, shape, strides, box, swizzle) gets one
 // hidden kernel parameter of type `!tkgpu.tensor_map`, appended after the
 // kernel's own parameters, and an entry in the kernel's `tk.tensor_maps`
@@ -17,9 +22,13 @@
 // Loads. The buffer is the consumer's: when the loaded block (maybe through
 // one convert_layout) is only staged by a local_alloc in an nvmma_shared
 // layout contiguous along its last dimension (accelerate-matmul's wgmma
-// operand), TMA writes that layout itself and the local_alloc goes;
-// otherwise the block lands in a buffer of the widest swizzle that fits
-// and a local_load reads it in the load's layout. Then
+// operand), TMA writes that layout itself and the local_alloc goes. When
+// a tk.trans stands between them (Q K^T's K, an fp8 B stored N x K), TMA
+// writes the block as it is, in the staging layout permuted back, and the
+// staged operand becomes a `memdesc_trans` view of that buffer: wgmma
+// reads the same bytes with the dimensions renamed (K-major B). Otherwise
+// the block lands in a buffer of the widest swizzle that fits and a
+// local_load reads it in the load's layout. Then
 //
 //   %bar = local_alloc : memdesc<1xi64>;  init_barrier %bar, 1
 //   %buf = local_alloc : memdesc<block>
@@ -99,7 +108,7 @@ public:
                                                       buffer))),
         b.getNamedAttr("shape", operands(source->shape)),
         b.getNamedAttr("strides", operands(source->strides)),
-        b.getNamedAttr("block", b.getI64ArrayAttr(getTmaBoxShape(buffer))),
+        b.getNamedAttr("block", b.getI64ArrayAttr(getMapBox(*source, buffer))),
         b.getNamedAttr("swizzle", b.getI64IntegerAttr(layout.getSwizzle())),
     };
     auto entry = b.getDictionaryAttr(fields);
@@ -116,6 +125,15 @@ public:
   }
 
 private:
+  /// The box of the map: the buffer's TMA box, with extent 1 in the
+  /// leading dimensions a squeezed block (getSqueezedTile) spans once.
+  static SmallVector<int64_t> getMapBox(const tk::TensorMapSource &source,
+                                        MemDescType buffer) {
+    SmallVector<int64_t> box(source.shape.size() - buffer.getRank(), 1);
+    llvm::append_range(box, getTmaBoxShape(buffer));
+    return box;
+  }
+
   std::string argName(unsigned index) const {
     return index < argNames.size() ? argNames[index]
                                    : "arg" + std::to_string(index);
@@ -148,9 +166,10 @@ MemDescType getOwnBufferType(RankedTensorType type) {
                           type.getElementType(), layout);
 }
 
-/// Whether TMA can write `alloc`'s buffer as it is.
-bool isTmaBuffer(LocalAllocOp alloc) {
-  MemDescType type = alloc.getType();
+/// Whether TMA can write a buffer of `type` as it is.
+bool isTmaBuffer(MemDescType type) {
+  if (!isa<NvmmaSharedEncodingAttr>(type.getEncoding()))
+    return false;
   SmallVector<int64_t> box = getTmaBoxShape(type);
   if (box.empty())
     return false;
@@ -167,18 +186,80 @@ int64_t getBufferBytes(MemDescType type) {
          8;
 }
 
-void lowerLoad(tk::DescriptorLoadOp load, TensorMapParams &maps) {
-  // The consumer's staging buffer, when TMA can fill it.
-  Operation *user = load->hasOneUse() ? *load->user_begin() : nullptr;
-  auto convert = dyn_cast_or_null<ConvertLayoutOp>(user);
-  if (convert)
-    user = convert->hasOneUse() ? *convert->user_begin() : nullptr;
-  auto alloc = dyn_cast_or_null<LocalAllocOp>(user);
-  if (alloc && !isTmaBuffer(alloc))
-    alloc = nullptr;
+/// The single user of `op`'s result, or null.
+Operation *getOnlyUser(Operation *op) {
+  return op && op->hasOneUse() ? *op->user_begin() : nullptr;
+}
 
-  auto type = cast<RankedTensorType>(load.getType());
-  MemDescType bufferType = alloc ? alloc.getType() : getOwnBufferType(type);
+/// The inverse of the permutation `order`.
+SmallVector<int32_t> invertPermutation(ArrayRef<int32_t> order) {
+  SmallVector<int32_t> inverse(order.size());
+  for (auto [i, d] : llvm::enumerate(order))
+    inverse[d] = int32_t(i);
+  return inverse;
+}
+
+/// The consumer's staging of a loaded block: a local_alloc TMA can fill,
+/// reached through at most one convert_layout, or through a tk.trans with
+/// at most one convert_layout on either side (the tile transposed into a
+/// wgmma operand: the buffer is then the transposed allocation's layout
+/// permuted back, and the allocation becomes a memdesc_trans view of it).
+struct TmaStaging {
+  LocalAllocOp alloc;
+  tk::TransOp trans;
+  SmallVector<Operation *> dropped; // the ops between load and alloc
+  MemDescType bufferType;
+};
+
+std::optional<TmaStaging> getTmaStaging(Operation *tile) {
+  TmaStaging staging;
+  Operation *user = getOnlyUser(tile);
+  auto skipConvert = [&] {
+    if (auto convert = dyn_cast_or_null<ConvertLayoutOp>(user)) {
+      staging.dropped.push_back(convert);
+      user = getOnlyUser(convert);
+    }
+  };
+  skipConvert();
+  if (auto trans = dyn_cast_or_null<tk::TransOp>(user)) {
+    staging.trans = trans;
+    staging.dropped.push_back(trans);
+    user = getOnlyUser(trans);
+    skipConvert();
+  }
+  staging.alloc = dyn_cast_or_null<LocalAllocOp>(user);
+  if (!staging.alloc)
+    return std::nullopt;
+  staging.bufferType = staging.alloc.getType();
+  if (staging.trans) {
+    MemDescType viewType = staging.alloc.getType();
+    SmallVector<int32_t> back = invertPermutation(staging.trans.getOrder());
+    Attribute layout = permuteLayout(viewType.getEncoding(), back);
+    if (!layout)
+      return std::nullopt;
+    auto tileType = cast<RankedTensorType>(tile->getResult(0).getType());
+    staging.bufferType = MemDescType::get(tile->getContext(),
+                                          tileType.getShape(),
+                                          viewType.getElementType(), layout);
+  }
+  if (!isTmaBuffer(staging.bufferType))
+    return std::nullopt;
+  return staging;
+}
+
+void lowerLoad(tk::DescriptorLoadOp load, TensorMapParams &maps) {
+  // A block with leading unit dimensions is the 2-D tile its reshape
+  // makes of it: the buffer holds that tile.
+  Operation *tile = load;
+  if (Value squeezed = tk::getSqueezedTile(load))
+    tile = squeezed.getDefiningOp();
+  // The consumer's staging buffer, when TMA can fill it.
+  std::optional<TmaStaging> staging = getTmaStaging(tile);
+  LocalAllocOp alloc = staging ? staging->alloc : nullptr;
+
+  auto type = cast<RankedTensorType>(tile->getResult(0).getType());
+  MemDescType bufferType =
+      staging ? staging->bufferType : getOwnBufferType(type);
   Location loc = load.getLoc();
   OpBuilder b(alloc ? alloc.getOperation() : load.getOperation());
   Value map = maps.get(load, bufferType);
@@ -197,24 +278,38 @@ void lowerLoad(tk::DescriptorLoadOp load, TensorMapParams &maps) {
   InvalBarrierOp::create(b, loc, barrier);
 
   if (alloc) {
-    alloc.replaceAllUsesWith(buffer);
+    Value staged = buffer;
+    if (staging->trans)
+      staged = MemDescTransOp::create(b, loc, buffer,
+                                      staging->trans.getOrder());
+    alloc.replaceAllUsesWith(staged);
     alloc.erase();
-    if (convert)
-      convert.erase();
+    for (Operation *op : llvm::reverse(staging->dropped))
+      op->erase();
   } else {
     Value value = LocalLoadOp::create(b, loc, type, buffer);
-    load.replaceAllUsesWith(value);
+    tile->getResult(0).replaceAllUsesWith(value);
   }
+  if (tile != load.getOperation())
+    tile->erase();
   load.erase();
 }
 
 void lowerStore(tk::DescriptorStoreOp store, TensorMapParams &maps) {
-  Value value = store.getValue();
+  // A block with leading unit dimensions stores the 2-D tile it was
+  // reshaped from.
+  Value tile = store.getValue();
+  Operation *squeeze = nullptr;
+  if (Value squeezed = tk::getSqueezedTile(store)) {
+    squeeze = tile.getDefiningOp();
+    tile = squeezed;
+  }
+  Value value = tile;
   auto convert = value.getDefiningOp<ConvertLayoutOp>();
   if (convert)
     value = convert.getSrc();
   MemDescType bufferType =
-      getOwnBufferType(cast<RankedTensorType>(store.getValue().getType()));
+      getOwnBufferType(cast<RankedTensorType>(tile.getType()));
   Location loc = store.getLoc();
   OpBuilder b(store);
   Value map = maps.get(store, bufferType);
@@ -222,6 +317,8 @@ void lowerStore(tk::DescriptorStoreOp store, TensorMapParams &maps) {
   AsyncTmaCopyLocalToGlobalOp::create(b, loc, map, store.getIndices(), buffer);
   AsyncTmaStoreWaitOp::create(b, loc, 0);
   store.erase();
+  if (squeeze && squeeze->use_empty())
+    squeeze->erase();
   if (convert && convert->use_empty())
     convert.erase();
 }

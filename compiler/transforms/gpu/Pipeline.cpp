@@ -334,10 +334,12 @@ bool canKeepDotsInFlightOrInEpilogues(scf::ForOp loop) {
   return true;
 }
 
+} // namespace
+
 /// The result of `dot` only goes to the yield of `loop`'s body (carried
 /// to the next iteration or out of the loop): nothing in the iteration
 /// needs it complete.
-bool isOnlyCarried(scf::ForOp loop, WarpGroupDotOp dot) {
+bool tkgpu::isOnlyCarried(scf::ForOp loop, WarpGroupDotOp dot) {
   return dot->hasOneUse() &&
          *dot->user_begin() == loop.getBody()->getTerminator();
 }
@@ -348,7 +350,7 @@ bool isOnlyCarried(scf::ForOp loop, WarpGroupDotOp dot) {
 /// by something other than its own accumulator operand (that reader gets
 /// the wait, which also retires the dot before the end of the iteration,
 /// so the slots it read may be refilled there).
-bool canDeferCarriedWaits(scf::ForOp loop) {
+bool tkgpu::canDeferCarriedWaits(scf::ForOp loop) {
   unsigned nested = 0;
   loop.getBody()->walk([&](WarpGroupDotOp) { ++nested; });
   auto dots = loop.getBody()->getOps<WarpGroupDotOp>();
@@ -374,7 +376,7 @@ bool canDeferCarriedWaits(scf::ForOp loop) {
 /// the readers take the wait's result. wgmma groups complete in order, so
 /// leaving pending the dots this iteration issued before that point
 /// retires the carried one.
-void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
+void tkgpu::waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
   Operation *first = nullptr;
   for (Operation *user : arg.getUsers()) {
     Operation *top = body->findAncestorOpInBlock(*user);
@@ -396,6 +398,8 @@ void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
                                          b.getI32IntegerAttr(issuedBefore));
   arg.replaceAllUsesExcept(wait.getResult(0), wait);
 }
+
+namespace {
 
 /// Where `inFlight` (a dot result that may still be running) is read in a
 /// region of an op of `body`, that region first waits for it:

@@ -7,7 +7,8 @@
 //   async_tma_copy_global_to_local %map[coords] %buf, %bar, true
 //   wait_barrier %bar, 0; inval_barrier %bar
 //
-// In an scf.for whose loaded tiles only feed warp_group_dots (wgmma reads
+// In an scf.for whose loaded tiles only feed warp_group_dots (maybe through
+// a memdesc_trans view: attention's K, an N x K fp8 B; wgmma reads
 // them from shared memory), this file runs the loads of later iterations
 // behind the dots of the current one, with S = num_stages slots per tile
 // and one mbarrier per slot, shared by all tiles of an iteration (it
@@ -38,7 +39,12 @@
 // results that only feed their own accumulator, P = 1 and D = S - 1: the
 // slot refilled at the end of iteration i, (i - 1) mod S, was read by the
 // dot of i - 1, which the wait of iteration i retired; otherwise P = 0 and
-// D = S (the slot just read). tkgpu-membar then places one CTA barrier per
+// D = S (the slot just read), unless, with S >= 3, a dot's result is only
+// carried to the next iteration and read there by more than its own
+// accumulator (attention's P @ V, read by acc * alpha): that dot gets no
+// wait of its own, the next iteration waits for it right before that
+// reader, and D = S - 1 (the refilled slot's last reader is retired by
+// then). tkgpu-membar then places one CTA barrier per
 // iteration, before the copies (every warp group's retired reads of the
 // slot before thread 0 overwrites it), and none before the dots: the TMA
 // bytes are visible at the mbarrier wait. TMA writes and wgmma reads are
@@ -53,6 +59,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::tkgpu;
@@ -87,13 +95,25 @@ std::optional<TmaLoad> matchTmaLoad(AsyncTmaCopyGlobalToLocalOp copy,
   if (!load.init || !load.expect || !load.wait || !load.inval ||
       load.init.getCount() != 1)
     return std::nullopt;
-  for (OpOperand &use : load.buffer->getUses()) {
-    if (use.getOwner() == copy.getOperation())
-      continue;
-    auto dot = dyn_cast<WarpGroupDotOp>(use.getOwner());
-    if (!dot || &use == &dot.getCMutable())
-      return std::nullopt;
-  }
+  // Each use is a dot operand, directly or through a memdesc_trans view.
+  std::function<bool(Value)> onlyFeedsDots = [&](Value buffer) {
+    for (OpOperand &use : buffer.getUses()) {
+      Operation *user = use.getOwner();
+      if (user == copy.getOperation())
+        continue;
+      if (auto trans = dyn_cast<MemDescTransOp>(user)) {
+        if (trans->getBlock() != body || !onlyFeedsDots(trans.getResult()))
+          return false;
+        continue;
+      }
+      auto dot = dyn_cast<WarpGroupDotOp>(user);
+      if (!dot || &use == &dot.getCMutable())
+        return false;
+    }
+    return true;
+  };
+  if (!onlyFeedsDots(load.buffer.getResult()))
+    return std::nullopt;
   return load;
 }
 
@@ -146,6 +166,11 @@ std::optional<TmaLoopPlan> tkgpu::planTmaLoop(scf::ForOp loop,
   plan.distance = numStages;
   if (numStages >= 3 && canKeepDotsInFlight(loop)) {
     plan.dotPendings = 1;
+    plan.distance = numStages - 1;
+  } else if (numStages >= 3 && canDeferCarriedWaits(loop)) {
+    // A carried dot still reads its slot when the iteration ends; the
+    // next iteration's wait retires it before that slot is refilled.
+    plan.deferCarriedWaits = true;
     plan.distance = numStages - 1;
   }
   return plan;
@@ -301,6 +326,9 @@ SmallVector<Value> tkgpu::emitConsumeStage(OpBuilder &b, TmaLoopPlan &plan,
     Operation *clone = b.clone(op, map);
     if (auto dot = dyn_cast<WarpGroupDotOp>(clone)) {
       dot.setIsAsync(true);
+      if (plan.deferCarriedWaits &&
+          isOnlyCarried(loop, cast<WarpGroupDotOp>(op)))
+        continue;
       auto wait = WarpGroupDotWaitOp::create(
           b, dot.getLoc(), TypeRange{dot.getType()}, ValueRange{dot.getD()},
           b.getI32IntegerAttr(plan.dotPendings));
@@ -320,7 +348,8 @@ SmallVector<Value> tkgpu::retireDotsAfterLoop(OpBuilder &b, Location loc,
   SmallVector<Value> inFlight;
   SmallVector<unsigned> numbers;
   for (unsigned number = 0; number < results.size(); ++number)
-    if (yields[number].getDefiningOp<WarpGroupDotWaitOp>()) {
+    if (yields[number].getDefiningOp<WarpGroupDotWaitOp>() ||
+        yields[number].getDefiningOp<WarpGroupDotOp>()) {
       inFlight.push_back(results[number]);
       numbers.push_back(number);
     }
@@ -397,6 +426,13 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
   if (ownInsertSlot)
     yields.push_back(emitNextSlot(b, loc, insertSlot, numStages));
   scf::YieldOp::create(b, loop.getBody()->getTerminator()->getLoc(), yields);
+
+  // The next iteration waits for the dots carried without a wait.
+  if (plan.deferCarriedWaits)
+    for (unsigned number = 0; number < numIterArgs; ++number)
+      if (auto dot = yields[number].getDefiningOp<WarpGroupDotOp>())
+        if (dot->getBlock() == newBody)
+          waitBeforeFirstUse(b, newBody, newLoop.getRegionIterArg(number));
 
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*newBody)))
     if (isOpTriviallyDead(&op))

@@ -40,6 +40,9 @@ struct TmaLoopPlan {
   unsigned numStages = 1;
   /// The wgmma groups each dot wait leaves in flight (0 or 1).
   unsigned dotPendings = 0;
+  /// Dots whose result is only carried get no wait of their own: the next
+  /// iteration waits right before the carried value's first reader.
+  bool deferCarriedWaits = false;
   /// How many iterations ahead the fetches run.
   unsigned distance = 1;
   int64_t bytes = 0; // per iteration, all loads
@@ -108,6 +111,21 @@ SmallVector<Value> retireDotsAfterLoop(OpBuilder &b, Location loc,
 /// ends: its result only feeds its own accumulator in the next iteration
 /// (and the code after the loop, where a wait follows). Pipeline.cpp.
 bool canKeepDotsInFlight(scf::ForOp loop);
+
+/// The result of `dot` only goes to the yield of `loop`'s body (carried
+/// to the next iteration or out of the loop). Pipeline.cpp.
+bool isOnlyCarried(scf::ForOp loop, WarpGroupDotOp dot);
+
+/// Whether the waits of the carried dots of `loop` may move into the next
+/// iteration, before the first reader of the carried value other than
+/// the dot's own accumulator (attention's P @ V, read by acc * alpha).
+/// Pipeline.cpp.
+bool canDeferCarriedWaits(scf::ForOp loop);
+
+/// In a rewritten body, a warp_group_dot_wait for the iter_arg `arg`
+/// before its first reader, leaving pending the dots issued before that
+/// point. Pipeline.cpp.
+void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg);
 
 /// Multi-buffers the TMA loads of `loop` over `numStages` slots, one
 /// mbarrier per slot, when the loop has tkgpu-lower-tma's form and the

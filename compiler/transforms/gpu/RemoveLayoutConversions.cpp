@@ -236,26 +236,6 @@ struct RematerializeConvertSource : public OpRewritePattern<ConvertLayoutOp> {
   }
 };
 
-/// `layout` with its dimensions permuted as tk.trans `order` permutes the
-/// tensor's (result dimension i is source dimension order[i]): the same
-/// elements in the same registers, lanes and warps.
-BlockedEncodingAttr permuteBlocked(BlockedEncodingAttr layout,
-                                   ArrayRef<int32_t> order) {
-  unsigned rank = order.size();
-  SmallVector<unsigned> size(rank), threads(rank), warps(rank), inverse(rank),
-      newOrder;
-  for (unsigned i = 0; i < rank; ++i) {
-    size[i] = layout.getSizePerThread()[order[i]];
-    threads[i] = layout.getThreadsPerWarp()[order[i]];
-    warps[i] = layout.getWarpsPerCTA()[order[i]];
-    inverse[order[i]] = i;
-  }
-  for (unsigned dim : layout.getOrder())
-    newOrder.push_back(inverse[dim]);
-  return BlockedEncodingAttr::get(layout.getContext(), size, threads, warps,
-                                  newOrder);
-}
-
 /// user(convert(x : A -> B), ...) -> convert(user'(x, ...) : A' -> B').
 struct SinkConvertIntoUser : public RewritePattern {
   SinkConvertIntoUser(MLIRContext *ctx)
@@ -292,7 +272,7 @@ struct SinkConvertIntoUser : public RewritePattern {
       auto blocked = dyn_cast<BlockedEncodingAttr>(sourceLayout);
       if (!blocked)
         return failure();
-      resultLayout = permuteBlocked(blocked, trans.getOrder());
+      resultLayout = permuteLayout(blocked, trans.getOrder());
     }
     // Every other tensor operand must be rebuilt in the new layout or be a
     // conversion itself (which then converts from its source to the new

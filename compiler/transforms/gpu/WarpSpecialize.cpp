@@ -323,6 +323,8 @@ FailureOr<TmaLoopPlan> planWarpSpecialization(Nest &nest, unsigned numStages,
     return failure();
   }
   plan->dotPendings = canKeepDotsInFlight(loop) ? 1 : 0;
+  // The consumers release a slot after the waits of its iteration's dots.
+  plan->deferCarriedWaits = false;
   return *plan;
 }
 

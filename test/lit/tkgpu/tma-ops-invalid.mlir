@@ -16,7 +16,7 @@ func.func @barrier_type() {
 func.func @coords(%desc: !tk.ptr<i8>, %i: i32, %p: i1) {
   %bar = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
   %buf = tkgpu.local_alloc !tkgpu.memdesc<128x64xf16, #sa>
-  // expected-error @+1 {{needs 2 coordinates (one per dimension), got 1}}
+  // expected-error @+1 {{needs 2 to 5 coordinates (one per tensor dimension, the buffer's last), got 1}}
   tkgpu.async_tma_copy_global_to_local %desc[%i] %buf, %bar, %p : !tk.ptr<i8>, !tkgpu.memdesc<128x64xf16, #sa>, !tkgpu.memdesc<1xi64, #bar>
   return
 }

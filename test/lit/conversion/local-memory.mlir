@@ -157,3 +157,43 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %a : tensor<32x32xf16, #bl>
   }
 }
+
+// -----
+
+// memdesc_trans is the source's address: a 32x16 row-major buffer seen as
+// 16x32 with dimension 0 contiguous. Loading the view with 4 elements of
+// view dimension 0 per thread reads 4 consecutive floats of a source row
+// (one 16-byte vector, lanes 2-4 one source row of 16 apart, warps 8 rows);
+// with 4 of view dimension 1 it reads down a source column (offsets 16,
+// 32, 48, then 256 + those for the second 16 rows). Both straight from
+// %arg0, the source buffer.
+#rowmajor = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#colmajor = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+#vcol = #tkgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [0, 1]}>
+#vrow = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: llvm.func internal @trans_view(
+// CHECK-SAME: %[[SRC:[^:]*]]: !llvm.ptr<3>
+// CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+// CHECK-DAG: %[[C32:.*]] = llvm.mlir.constant(32 : i32) : i32
+// CHECK-DAG: %[[C48:.*]] = llvm.mlir.constant(48 : i32) : i32
+// CHECK-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : i32) : i32
+// CHECK: %[[V:.*]] = llvm.getelementptr %[[SRC]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK-NEXT: llvm.load %[[V]] {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+// CHECK-NOT: llvm.load {{.*}}vector
+// CHECK: llvm.add %[[T:[0-9]+]], %[[C16]] : i32
+// CHECK-NEXT: llvm.add %[[T]], %[[C32]] : i32
+// CHECK-NEXT: llvm.add %[[T]], %[[C48]] : i32
+// CHECK-NEXT: llvm.add %[[T]], %[[C256]] : i32
+// CHECK: llvm.getelementptr %[[SRC]][%[[T]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK-NEXT: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK-COUNT-7: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK-NOT: llvm.load
+// CHECK: llvm.return
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+func.func @trans_view(%buf: !tkgpu.memdesc<32x16xf32, #rowmajor>) -> (tensor<16x32xf32, #vcol>, tensor<16x32xf32, #vrow>) {
+  %v = tkgpu.memdesc_trans %buf {order = array<i32: 1, 0>} : !tkgpu.memdesc<32x16xf32, #rowmajor> -> !tkgpu.memdesc<16x32xf32, #colmajor>
+  %a = tkgpu.local_load %v : !tkgpu.memdesc<16x32xf32, #colmajor> -> tensor<16x32xf32, #vcol>
+  %b = tkgpu.local_load %v : !tkgpu.memdesc<16x32xf32, #colmajor> -> tensor<16x32xf32, #vrow>
+  return %a, %b : tensor<16x32xf32, #vcol>, tensor<16x32xf32, #vrow>
+}
+}

@@ -226,3 +226,49 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %d : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 128, 16]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#sat = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+
+// B stored N x K (128 rows of 64 f16, as TMA lands attention's K or an
+// fp8 B^T) and read through a memdesc_trans view: the view lowers to
+// nothing, B's descriptor starts at the buffer itself (tk_smem + 16384),
+// and it is K-major (B <col>), with A's constant (LBO 1, SBO 64, 128-byte
+// swizzle: 4611686293305360384) and A's K step (+2 per k16, not the +128
+// of an N-major B).
+// CHECK-LABEL: llvm.func internal @trans_view_b
+// CHECK-DAG: %[[KMAJOR:.*]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
+// CHECK-DAG: %[[K16:.*]] = llvm.mlir.constant(2 : i64) : i64
+// CHECK-DAG: %[[SHIFT:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: %[[SMEM:.*]] = llvm.mlir.addressof @tk_smem : !llvm.ptr<3>
+// CHECK-NEXT: %[[BT:.*]] = llvm.getelementptr %[[SMEM]][16384] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK-NEXT: nvvm.fence.proxy
+// CHECK-NEXT: %[[PA:.*]] = llvm.ptrtoint %[[SMEM]] : !llvm.ptr<3> to i64
+// CHECK-NEXT: %[[PB:.*]] = llvm.ptrtoint %[[BT]] : !llvm.ptr<3> to i64
+// CHECK-NEXT: %[[SA:.*]] = llvm.lshr %[[PA]], %[[SHIFT]] : i64
+// CHECK-NEXT: %[[DA:.*]] = llvm.or %[[SA]], %[[KMAJOR]] : i64
+// CHECK-NEXT: %[[SB:.*]] = llvm.lshr %[[PB]], %[[SHIFT]] : i64
+// CHECK-NEXT: %[[DB:.*]] = llvm.or %[[SB]], %[[KMAJOR]] : i64
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: nvvm.wgmma.mma_async %[[DA]], %[[DB]], %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-NEXT: %[[DA1:.*]] = llvm.add %[[DA]], %[[K16]] : i64
+// CHECK-NEXT: %[[DB1:.*]] = llvm.add %[[DB]], %[[K16]] : i64
+// CHECK-NEXT: nvvm.wgmma.mma_async %[[DA1]], %[[DB1]], %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// CHECK-COUNT-6: nvvm.wgmma.mma_async {{.*}}B[<f16>, <one>, <col>]
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @trans_view_b(%c: tensor<128x128xf32, #mma>) -> tensor<128x128xf32, #mma> {
+    %ma = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<128x64xf16, #sa>
+    %mbt = tkgpu.local_alloc {tkgpu.offset = 16384 : i64} !tkgpu.memdesc<128x64xf16, #sa>
+    %mb = tkgpu.memdesc_trans %mbt {order = array<i32: 1, 0>} : !tkgpu.memdesc<128x64xf16, #sa> -> !tkgpu.memdesc<64x128xf16, #sat>
+    tkgpu.fence_async_shared
+    %d = tkgpu.warp_group_dot %ma, %mb, %c {isAsync} : !tkgpu.memdesc<128x64xf16, #sa> * !tkgpu.memdesc<64x128xf16, #sat> -> tensor<128x128xf32, #mma>
+    %w = tkgpu.warp_group_dot_wait %d {pendings = 0 : i32} : tensor<128x128xf32, #mma>
+    return %w : tensor<128x128xf32, #mma>
+  }
+}

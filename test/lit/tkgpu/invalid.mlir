@@ -244,3 +244,103 @@ func.func @ws_nested(%n: i32) {
 // expected-error @+1 {{'tkgpu.total_num_warps' must be an i32 from num_warps to 32, got 2 : i32}}
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.total_num_warps = 2 : i32} {
 }
+
+// -----
+
+// memdesc_trans: the order must be a permutation.
+#nv = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvt = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+func.func @memdesc_trans_repeated(%m: !tkgpu.memdesc<128x64xf16, #nv>) {
+  // expected-error @+1 {{order must be a permutation of the 2 dimensions}}
+  %t = tkgpu.memdesc_trans %m {order = array<i32: 1, 1>} : !tkgpu.memdesc<128x64xf16, #nv> -> !tkgpu.memdesc<64x128xf16, #nvt>
+  return
+}
+
+// -----
+
+#nv = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvt = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+func.func @memdesc_trans_out_of_range(%m: !tkgpu.memdesc<128x64xf16, #nv>) {
+  // expected-error @+1 {{order must be a permutation of the 2 dimensions}}
+  %t = tkgpu.memdesc_trans %m {order = array<i32: 0, 2>} : !tkgpu.memdesc<128x64xf16, #nv> -> !tkgpu.memdesc<64x128xf16, #nvt>
+  return
+}
+
+// -----
+
+// A permutation of 3 dimensions on a rank-2 buffer.
+#nv = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvt = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+func.func @memdesc_trans_rank(%m: !tkgpu.memdesc<128x64xf16, #nv>) {
+  // expected-error @+1 {{result '!tkgpu.memdesc<64x128xf16, #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>>' is not '!tkgpu.memdesc<128x64xf16, #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>>' with its dimensions permuted}}
+  %t = tkgpu.memdesc_trans %m {order = array<i32: 2, 1, 0>} : !tkgpu.memdesc<128x64xf16, #nv> -> !tkgpu.memdesc<64x128xf16, #nvt>
+  return
+}
+
+// -----
+
+// The same bytes: the element type stays.
+#nv = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvt = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+func.func @memdesc_trans_element(%m: !tkgpu.memdesc<128x64xf16, #nv>) {
+  // expected-error @+1 {{result '!tkgpu.memdesc<64x128xbf16, #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>>' is not '!tkgpu.memdesc<128x64xf16, #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>>' with its dimensions permuted}}
+  %t = tkgpu.memdesc_trans %m {order = array<i32: 1, 0>} : !tkgpu.memdesc<128x64xf16, #nv> -> !tkgpu.memdesc<64x128xbf16, #nvt>
+  return
+}
+
+// -----
+
+// Result dimension i is source dimension order[i]: 128x64 becomes 64x128.
+#nv = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvt = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+func.func @memdesc_trans_shape(%m: !tkgpu.memdesc<128x64xf16, #nv>) {
+  // expected-error @+1 {{result dimension 0 must be source dimension 1}}
+  %t = tkgpu.memdesc_trans %m {order = array<i32: 1, 0>} : !tkgpu.memdesc<128x64xf16, #nv> -> !tkgpu.memdesc<128x64xf16, #nvt>
+  return
+}
+
+// -----
+
+// The layout's order names the permuted dimensions: [1, 0] becomes
+// [0, 1] (the same dimension stays contiguous in memory), not [1, 0].
+#nv = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+func.func @memdesc_trans_order_kept(%m: !tkgpu.memdesc<128x64xf16, #nv>) {
+  // expected-error @+1 {{result layout #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}> is not the permuted source layout #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>}}
+  %t = tkgpu.memdesc_trans %m {order = array<i32: 1, 0>} : !tkgpu.memdesc<128x64xf16, #nv> -> !tkgpu.memdesc<64x128xf16, #nv>
+  return
+}
+
+// -----
+
+// The swizzle stays.
+#nv = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvt64 = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [0, 1]}>
+func.func @memdesc_trans_swizzle(%m: !tkgpu.memdesc<128x64xf16, #nv>) {
+  // expected-error @+1 {{result layout #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [0, 1]}> is not the permuted source layout #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>}}
+  %t = tkgpu.memdesc_trans %m {order = array<i32: 1, 0>} : !tkgpu.memdesc<128x64xf16, #nv> -> !tkgpu.memdesc<64x128xf16, #nvt64>
+  return
+}
+
+// -----
+
+// So does the kind of layout.
+#s = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#nvt = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+func.func @memdesc_trans_kind(%m: !tkgpu.memdesc<128x64xf16, #s>) {
+  // expected-error @+1 {{result layout #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}> is not the permuted source layout #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 1]}>}}
+  %t = tkgpu.memdesc_trans %m {order = array<i32: 1, 0>} : !tkgpu.memdesc<128x64xf16, #s> -> !tkgpu.memdesc<64x128xf16, #nvt>
+  return
+}
+
+// -----
+
+// Rank 3, order [2, 0, 1]: source dimension d is result dimension
+// inverse[d] (0 -> 1, 1 -> 2, 2 -> 0), so the order [2, 1, 0] is renamed
+// [0, 2, 1], not permuted like the shape ([2, 0, 1] here).
+#s3 = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
+#s3x = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 0, 1]}>
+func.func @memdesc_trans_rank3(%m: !tkgpu.memdesc<2x4x8xf16, #s3>) {
+  // expected-error @+1 {{result layout #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 0, 1]}> is not the permuted source layout #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 2, 1]}>}}
+  %t = tkgpu.memdesc_trans %m {order = array<i32: 2, 0, 1>} : !tkgpu.memdesc<2x4x8xf16, #s3> -> !tkgpu.memdesc<8x2x4xf16, #s3x>
+  return
+}

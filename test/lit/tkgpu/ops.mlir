@@ -11,6 +11,14 @@
 #b2 = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #s = #tkgpu.slice<{dim = 1, parent = #b2}>
 #sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-DAG: #[[NV:.*]] = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+// CHECK-DAG: #[[NVT:.*]] = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+// CHECK-DAG: #[[SH3:.*]] = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
+// CHECK-DAG: #[[SH3T:.*]] = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 2, 1]}>
+#nv = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#nvt = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [0, 1]}>
+#sh3 = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
+#sh3t = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [0, 2, 1]}>
 
 // CHECK: module attributes {tkgpu.num_warps = 4 : i32, tkgpu.target = "sm_90a", tkgpu.threads_per_warp = 32 : i32}
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
@@ -53,5 +61,17 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     tkgpu.local_dealloc %a : !tkgpu.memdesc<64x32xf16, #sh>
     tkgpu.local_dealloc %e : !tkgpu.memdesc<64x32xf16, #sh>
     return %l : tensor<64x32xf16, #b2>
+  }
+
+  // memdesc_trans: a view with the dimensions permuted and the layout's
+  // order renamed (the contiguous dimension stays the same bytes).
+  // CHECK-LABEL: func.func @memdesc_trans
+  func.func @memdesc_trans(%m: !tkgpu.memdesc<128x64xf16, #nv>, %t: !tkgpu.memdesc<2x4x8xf16, #sh3>) -> !tkgpu.memdesc<64x128xf16, #nvt> {
+    // CHECK: %[[K:.*]] = tkgpu.memdesc_trans %{{.*}} {order = array<i32: 1, 0>} : !tkgpu.memdesc<128x64xf16, #[[NV]]> -> !tkgpu.memdesc<64x128xf16, #[[NVT]]>
+    %k = tkgpu.memdesc_trans %m {order = array<i32: 1, 0>} : !tkgpu.memdesc<128x64xf16, #nv> -> !tkgpu.memdesc<64x128xf16, #nvt>
+    // CHECK: tkgpu.memdesc_trans %{{.*}} {order = array<i32: 2, 0, 1>} : !tkgpu.memdesc<2x4x8xf16, #[[SH3]]> -> !tkgpu.memdesc<8x2x4xf16, #[[SH3T]]>
+    %u = tkgpu.memdesc_trans %t {order = array<i32: 2, 0, 1>} : !tkgpu.memdesc<2x4x8xf16, #sh3> -> !tkgpu.memdesc<8x2x4xf16, #sh3t>
+    // CHECK: return %[[K]]
+    return %k : !tkgpu.memdesc<64x128xf16, #nvt>
   }
 }

@@ -420,8 +420,9 @@ unsigned tkgpu::getBufferAlignment(Value buffer) {
   if (auto index = dyn_cast_if_present<MemDescIndexOp>(def))
     return std::min(getBufferAlignment(index.getSrc()),
                     getAlignment(getSizeInBytes(index.getType())));
-  if (auto trans = dyn_cast_if_present<MemDescTransOp>(def))
-    return getBufferAlignment(trans.getSrc());
+  // Any other view (memdesc_trans) starts where its source does.
+  if (auto view = dyn_cast_if_present<ViewLikeOpInterface>(def))
+    return getBufferAlignment(view.getViewSource());
   // A block argument (a loop-carried or branch-merged buffer): allocations
   // start at multiples of 16 bytes.
   return 16;

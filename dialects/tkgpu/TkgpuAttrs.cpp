@@ -531,30 +531,40 @@ SmallVector<unsigned> shiftOrder(ArrayRef<unsigned> order, bool add) {
   return result;
 }
 
-} // namespace
-
-Attribute mlir::tkgpu::addLeadingBufferDim(Attribute tile) {
-  if (auto shared = dyn_cast<SharedEncodingAttr>(tile))
-    return SharedEncodingAttr::get(tile.getContext(), shared.getVec(),
-                                   shared.getPerPhase(), shared.getMaxPhase(),
-                                   shiftOrder(shared.getOrder(), true));
-  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(tile))
-    return NvmmaSharedEncodingAttr::get(tile.getContext(), nvmma.getSwizzle(),
-                                        nvmma.getElementBitWidth(),
-                                        shiftOrder(nvmma.getOrder(), true));
+/// The order of a #tkgpu.shared or #tkgpu.nvmma_shared layout; empty for
+/// any other.
+SmallVector<unsigned> getSharedOrder(Attribute layout) {
+  if (auto shared = dyn_cast<SharedEncodingAttr>(layout))
+    return SmallVector<unsigned>(shared.getOrder());
+  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(layout))
+    return SmallVector<unsigned>(nvmma.getOrder());
   return {};
 }
 
+/// `layout` (#tkgpu.shared or #tkgpu.nvmma_shared) with `order` in place
+/// of its own.
+Attribute withSharedOrder(Attribute layout, ArrayRef<unsigned> order) {
+  MLIRContext *ctx = layout.getContext();
+  if (auto shared = dyn_cast<SharedEncodingAttr>(layout))
+    return SharedEncodingAttr::get(ctx, shared.getVec(), shared.getPerPhase(),
+                                   shared.getMaxPhase(), order);
+  auto nvmma = cast<NvmmaSharedEncodingAttr>(layout);
+  return NvmmaSharedEncodingAttr::get(ctx, nvmma.getSwizzle(),
+                                      nvmma.getElementBitWidth(), order);
+}
+
+} // namespace
+
+Attribute mlir::tkgpu::addLeadingBufferDim(Attribute tile) {
+  SmallVector<unsigned> order = getSharedOrder(tile);
+  return order.empty() ? Attribute()
+                       : withSharedOrder(tile, shiftOrder(order, true));
+}
+
 Attribute mlir::tkgpu::dropLeadingBufferDim(Attribute multiBuffer) {
-  if (auto shared = dyn_cast<SharedEncodingAttr>(multiBuffer))
-    return SharedEncodingAttr::get(multiBuffer.getContext(), shared.getVec(),
-                                   shared.getPerPhase(), shared.getMaxPhase(),
-                                   shiftOrder(shared.getOrder(), false));
-  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(multiBuffer))
-    return NvmmaSharedEncodingAttr::get(
-        multiBuffer.getContext(), nvmma.getSwizzle(),
-        nvmma.getElementBitWidth(), shiftOrder(nvmma.getOrder(), false));
-  return {};
+  SmallVector<unsigned> order = getSharedOrder(multiBuffer);
+  return order.empty() ? Attribute()
+                       : withSharedOrder(multiBuffer, shiftOrder(order, false));
 }
 
 Attribute mlir::tkgpu::permuteLayout(Attribute layout,
@@ -584,20 +594,10 @@ Attribute mlir::tkgpu::permuteLayout(Attribute layout,
                                     permuted(blocked.getWarpsPerCTA()),
                                     renamed(blocked.getOrder()));
   }
-  if (auto shared = dyn_cast<SharedEncodingAttr>(layout))
-    return shared.getOrder().size() != rank
-               ? Attribute()
-               : SharedEncodingAttr::get(ctx, shared.getVec(),
-                                         shared.getPerPhase(),
-                                         shared.getMaxPhase(),
-                                         renamed(shared.getOrder()));
-  if (auto nvmma = dyn_cast<NvmmaSharedEncodingAttr>(layout))
-    return nvmma.getOrder().size() != rank
-               ? Attribute()
-               : NvmmaSharedEncodingAttr::get(ctx, nvmma.getSwizzle(),
-                                              nvmma.getElementBitWidth(),
-                                              renamed(nvmma.getOrder()));
-  return {};
+  SmallVector<unsigned> sharedOrder = getSharedOrder(layout);
+  if (sharedOrder.size() != rank)
+    return {};
+  return withSharedOrder(layout, renamed(sharedOrder));
 }
 
 //===----------------------------------------------------------------------===//

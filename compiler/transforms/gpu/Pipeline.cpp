@@ -376,7 +376,7 @@ bool tkgpu::canDeferCarriedWaits(scf::ForOp loop) {
 /// the readers take the wait's result. wgmma groups complete in order, so
 /// leaving pending the dots this iteration issued before that point
 /// retires the carried one.
-void tkgpu::waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
+static void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
   Operation *first = nullptr;
   for (Operation *user : arg.getUsers()) {
     Operation *top = body->findAncestorOpInBlock(*user);
@@ -397,6 +397,15 @@ void tkgpu::waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
                                          ValueRange{arg},
                                          b.getI32IntegerAttr(issuedBefore));
   arg.replaceAllUsesExcept(wait.getResult(0), wait);
+}
+
+void tkgpu::waitForCarriedDots(OpBuilder &b, scf::ForOp loop,
+                               ArrayRef<Value> yields) {
+  Block *body = loop.getBody();
+  for (auto [number, value] : llvm::enumerate(yields))
+    if (auto dot = value.getDefiningOp<WarpGroupDotOp>())
+      if (dot->getBlock() == body)
+        waitBeforeFirstUse(b, body, loop.getRegionIterArg(number));
 }
 
 namespace {
@@ -695,10 +704,8 @@ void rewriteLoop(LoopPlan &plan) {
 
   // The next iteration waits for the dots carried without a wait.
   if (plan.deferCarriedWaits)
-    for (unsigned number = 0; number < numIterArgs; ++number)
-      if (auto dot = yields[number].getDefiningOp<WarpGroupDotOp>())
-        if (dot->getBlock() == newBody)
-          waitBeforeFirstUse(b, newBody, newLoop.getRegionIterArg(number));
+    waitForCarriedDots(b, newLoop,
+                       ArrayRef<Value>(yields).take_front(numIterArgs));
 
   // Address computations of the consume stage that only fed the loads.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*newBody)))

@@ -429,10 +429,8 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
 
   // The next iteration waits for the dots carried without a wait.
   if (plan.deferCarriedWaits)
-    for (unsigned number = 0; number < numIterArgs; ++number)
-      if (auto dot = yields[number].getDefiningOp<WarpGroupDotOp>())
-        if (dot->getBlock() == newBody)
-          waitBeforeFirstUse(b, newBody, newLoop.getRegionIterArg(number));
+    waitForCarriedDots(b, newLoop,
+                       ArrayRef<Value>(yields).take_front(numIterArgs));
 
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*newBody)))
     if (isOpTriviallyDead(&op))

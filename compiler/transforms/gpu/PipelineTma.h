@@ -122,10 +122,12 @@ bool isOnlyCarried(scf::ForOp loop, WarpGroupDotOp dot);
 /// Pipeline.cpp.
 bool canDeferCarriedWaits(scf::ForOp loop);
 
-/// In a rewritten body, a warp_group_dot_wait for the iter_arg `arg`
-/// before its first reader, leaving pending the dots issued before that
-/// point. Pipeline.cpp.
-void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg);
+/// In the rewritten `loop`, whose body yields `yields` for its first
+/// iter_args: for each one yielded straight from a dot of the body (a
+/// carried dot left without a wait), a warp_group_dot_wait for its
+/// iter_arg before the first reader, leaving pending the dots issued
+/// before that point. Pipeline.cpp.
+void waitForCarriedDots(OpBuilder &b, scf::ForOp loop, ArrayRef<Value> yields);
 
 /// Multi-buffers the TMA loads of `loop` over `numStages` slots, one
 /// mbarrier per slot, when the loop has tkgpu-lower-tma's form and the

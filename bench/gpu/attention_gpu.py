@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """attention_gpu.py -- checks and times tk's attention_fwd cubins on the GPU.
 
-Usage: attention_gpu.py KERNEL_DIR OUT_DIR [--quick]
+Usage: attention_gpu.py KERNEL_DIR OUT_DIR [--quick] [--only REGEX] [--long REGEX]
 
 KERNEL_DIR holds the variants bench/gpu/build_attention_kernels.sh compiled
 (NAME.cubin + NAME.json). The cubins are loaded with the CUDA driver API
@@ -28,6 +28,7 @@ import glob
 import json
 import math
 import os
+import re
 import sys
 
 import torch
@@ -90,12 +91,19 @@ def time_case(kern, Z, H, N):
 def main():
     kdir, out = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv
+    # --only REGEX: the variants whose name matches; --long REGEX: with
+    # --quick, N = 16384 still timed for those that match.
+    only = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""
+    long = sys.argv[sys.argv.index("--long") + 1] if "--long" in sys.argv else None
     torch.manual_seed(0)
     use_torch_context()
     results, failed = [], 0
     for path in sorted(glob.glob(os.path.join(kdir, "attn_*.cubin"))):
+        name = os.path.basename(path)[:-len(".cubin")]
+        if not re.search(only, name):
+            continue
         try:
-            run_kernel(path, quick, results)
+            run_kernel(path, quick and not (long and re.search(long, name)), results)
         except Exception as error:  # reported, and the others still run
             failed += 1
             print(f"{os.path.basename(path)}: FAIL ({error})")

@@ -16,10 +16,12 @@
 #     through (Z, H, N, D) tensor descriptors, K and V by TMA) on 8 warps
 #     (BLOCK_N 64 and 128, 3 stages and the n128 stages above; bf16 too),
 #     4 warps at HEAD_DIM 64, 4 stages at HEAD_DIM 128;
+#   - with --arch sm_90a, suffix _ws: attn_fwd_tma warp-specialized
+#     (-D WARP_SPECIALIZE=True), 2 stages unless named _s3/_s4;
 #   - at HEAD_DIM 64 on 4 warps (the best there since exp2 is .ftz):
 #     _s2 and _s4 (stages), _ahead, and bf16; at HEAD_DIM 128 on 8
 #     warps, BLOCK_N 64: _s4.
-# All with BLOCK_M=128 (BLOCK_N=64 unless named _n128), specialized as Triton's JIT would for
+# All with BLOCK_M=128 (_m256: 256; BLOCK_N=64 unless named _n128), specialized as Triton's JIT would for
 # contiguous (Z, H, N, D) tensors (unit inner strides, the other strides
 # and N_CTX multiples of 16, aligned pointers).
 # Usage: bench/gpu/build_attention_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
@@ -39,7 +41,7 @@ for arg in "$@"; do [ "$arg" = sm_90a ] && hopper=1; done
 variant() {
   local name=$1 dtype=$2 d=$3 causal=$4 w=$5 bn=$6 stages=$7; shift 7
   # shellcheck disable=SC2086
-  "$TKC" "$SRC" -k attn_fwd -D DTYPE=$dtype -D HEAD_DIM=$d -D BLOCK_M=128 \
+  "$TKC" "$SRC" -k attn_fwd -D DTYPE=$dtype -D HEAD_DIM=$d -D BLOCK_M=${BM:-128} \
     -D BLOCK_N=$bn -D CAUSAL=$causal --num-warps $w --num-stages $stages \
     $STRIDES "$@" --emit=cubin --stats -o "$OUT/$name.cubin"
 }
@@ -80,6 +82,34 @@ for d in 64 128; do
       variant "attn_f16_d${d}_${c}_w8_tma" f16 $d $causal 8 64 3 $n -k attn_fwd_tma "$@"
       variant "attn_f16_d${d}_${c}_w8_n128_tma" f16 $d $causal 8 128 $n128_stages $n -k attn_fwd_tma "$@"
       variant "attn_bf16_d${d}_${c}_w8_tma" bf16 $d $causal 8 64 3 $n -k attn_fwd_tma "$@"
+      # -D WARP_SPECIALIZE=True: a producer warp group issues the K and V
+      # copies (both loops on its slots); the compute warp groups run
+      # free of each other (no CTA barrier in the loops). Suffix _ws.
+      ws="-k attn_fwd_tma -D WARP_SPECIALIZE=True"
+      variant "attn_f16_d${d}_${c}_w8_ws" f16 $d $causal 8 64 2 $n $ws "$@"
+      variant "attn_f16_d${d}_${c}_w8_s3_ws" f16 $d $causal 8 64 3 $n $ws "$@"
+      variant "attn_f16_d${d}_${c}_w8_n128_ws" f16 $d $causal 8 128 2 $n $ws "$@"
+      variant "attn_bf16_d${d}_${c}_w8_ws" bf16 $d $causal 8 64 2 $n $ws "$@"
+      # -D AHEAD=True: the next block's S under this block's softmax
+      # (attn_inner_tma_ahead), warp-specialized. Suffix _ahead_ws.
+      variant "attn_f16_d${d}_${c}_w8_ahead_ws" f16 $d $causal 8 64 2 $n $ws -D AHEAD=True "$@"
+      variant "attn_f16_d${d}_${c}_w8_n128_ahead_ws" f16 $d $causal 8 128 2 $n $ws -D AHEAD=True "$@"
+      variant "attn_f16_d${d}_${c}_w8_s3_ahead_ws" f16 $d $causal 8 64 3 $n $ws -D AHEAD=True "$@"
+      [ $d = 64 ] && BM=256 variant "attn_f16_d${d}_${c}_w8_m256_ahead_ws" f16 $d $causal 8 64 2 $n $ws -D AHEAD=True "$@"
+      variant "attn_bf16_d${d}_${c}_w8_n128_ahead_ws" bf16 $d $causal 8 128 2 $n $ws -D AHEAD=True "$@"
+      if [ $d = 64 ]; then
+        variant "attn_f16_d${d}_${c}_w4_ws" f16 $d $causal 4 64 2 $n $ws "$@"
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
+        # BLOCK_M 256: each compute warp group owns 128 rows (two m64
+        # wgmmas per dot), as 4 warps do on BLOCK_M 128.
+        BM=256 variant "attn_f16_d${d}_${c}_w8_m256_ws" f16 $d $causal 8 64 2 $n $ws "$@"
+        BM=256 variant "attn_f16_d${d}_${c}_w8_m256_s3_ws" f16 $d $causal 8 64 3 $n $ws "$@"
+        BM=256 variant "attn_bf16_d${d}_${c}_w8_m256_ws" bf16 $d $causal 8 64 2 $n $ws "$@"
+      else
+        variant "attn_f16_d${d}_${c}_w8_s4_ws" f16 $d $causal 8 64 4 $n $ws "$@"
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
+        variant "attn_bf16_d${d}_${c}_w8_n128_ws" bf16 $d $causal 8 128 2 $n $ws "$@"
+      fi
       if [ $d = 64 ]; then
         variant "attn_f16_d${d}_${c}_w4_tma" f16 $d $causal 4 64 3 $n -k attn_fwd_tma "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_tma" f16 $d $causal 8 128 3 $n -k attn_fwd_tma "$@"
@@ -91,3 +121,11 @@ for d in 64 128; do
   done
 done
 variant attn_f16_d64_causal_w8_anyn f16 64 True 8 64 3 "$@"
+if [ $hopper = 1 ]; then
+  # The warp-specialized kernels on any N (N = 1000: a partial last block
+  # of keys, in the masked loop, and of queries).
+  BM=256 variant attn_f16_d64_causal_w8_m256_ws_anyn f16 64 True 8 64 2 -k attn_fwd_tma -D WARP_SPECIALIZE=True "$@"
+  variant attn_f16_d128_full_w8_n128_ws_anyn f16 128 False 8 128 2 -k attn_fwd_tma -D WARP_SPECIALIZE=True "$@"
+  variant attn_f16_d64_full_w8_ahead_ws_anyn f16 64 False 8 64 2 -k attn_fwd_tma -D WARP_SPECIALIZE=True -D AHEAD=True "$@"
+  variant attn_f16_d128_causal_w8_n128_ahead_ws_anyn f16 128 True 8 128 2 -k attn_fwd_tma -D WARP_SPECIALIZE=True -D AHEAD=True "$@"
+fi

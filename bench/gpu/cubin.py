@@ -38,27 +38,38 @@ def use_torch_context():
 _flush_buffer = None
 
 
-def time_ms(fn, warmup=5, reps=40):
-    """The median of `reps` timed calls of `fn` after `warmup` untimed
-    ones: CUDA events around each call, the 60 MB L2 evicted before it by
-    rewriting a 256 MB buffer (as triton.testing.do_bench does)."""
+def time_ms(fn, warmup=5, reps=40, warmup_ms=50.0, rep_ms=300.0):
+    """The median of timed calls of `fn`, as triton.testing.do_bench
+    measures (its defaults: 50 ms of warm-up, 300 ms of timed calls):
+    at least `warmup` untimed calls and `warmup_ms` of them, then at least
+    `reps` timed calls and `rep_ms` of them (at most 1000), each with the
+    60 MB L2 evicted before it by rewriting a 256 MB buffer and CUDA
+    events around it, all enqueued before one synchronize, so that the GPU
+    does not idle (and its clocks drop) between calls."""
     global _flush_buffer
     if _flush_buffer is None:
         _flush_buffer = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
-    for _ in range(warmup):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(5):
         _flush_buffer.zero_()
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
         fn()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop))
-    times.sort()
+    stop.record()
+    stop.synchronize()
+    estimate = max(start.elapsed_time(stop) / 5, 1e-3)
+    for _ in range(max(warmup, int(warmup_ms / estimate))):
+        fn()
+    n = min(max(reps, int(rep_ms / estimate)), 1000)
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+    stops = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+    for i in range(n):
+        _flush_buffer.zero_()
+        starts[i].record()
+        fn()
+        stops[i].record()
+    torch.cuda.synchronize()
+    times = sorted(a.elapsed_time(b) for a, b in zip(starts, stops))
     return times[len(times) // 2]
 
 

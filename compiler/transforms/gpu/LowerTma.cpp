@@ -63,6 +63,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_TKGPULOWERTMA
@@ -204,15 +205,66 @@ SmallVector<int32_t> invertPermutation(ArrayRef<int32_t> order) {
 /// at most one convert_layout on either side (the tile transposed into a
 /// wgmma operand: the buffer is then the transposed allocation's layout
 /// permuted back, and the allocation becomes a memdesc_trans view of it).
+/// Or several local_allocs of the tile itself, of one type in one block,
+/// whose buffers are only read: copies of one tile (attention's Q, staged
+/// for the QK^T of each of its loops), which one TMA buffer serves.
 struct TmaStaging {
   LocalAllocOp alloc;
+  SmallVector<LocalAllocOp> copies; // the other allocations of the tile
   tk::TransOp trans;
   SmallVector<Operation *> dropped; // the ops between load and alloc
   MemDescType bufferType;
 };
 
+/// Whether nothing writes the buffer `alloc` returns.
+bool isOnlyRead(LocalAllocOp alloc) {
+  for (Operation *user : alloc->getUsers()) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(user);
+    if (!effects)
+      return false;
+    SmallVector<MemoryEffects::EffectInstance> instances;
+    effects.getEffects(instances);
+    for (const MemoryEffects::EffectInstance &effect : instances)
+      if (isa<MemoryEffects::Write>(effect.getEffect()) &&
+          (!effect.getValue() || effect.getValue() == alloc.getResult()))
+        return false;
+  }
+  return true;
+}
+
+/// The local_allocs of `tile`'s result when it has several users, all of
+/// them local_allocs of one type in one block that are only read, the
+/// first in block order first; empty otherwise.
+SmallVector<LocalAllocOp> getReadOnlyCopies(Operation *tile) {
+  SmallVector<LocalAllocOp> allocs;
+  for (Operation *user : tile->getUsers()) {
+    auto alloc = dyn_cast<LocalAllocOp>(user);
+    if (!alloc || !isOnlyRead(alloc) ||
+        (!allocs.empty() &&
+         (alloc.getType() != allocs.front().getType() ||
+          alloc->getBlock() != allocs.front()->getBlock())))
+      return {};
+    allocs.push_back(alloc);
+  }
+  if (allocs.size() < 2)
+    return {};
+  llvm::sort(allocs, [](LocalAllocOp a, LocalAllocOp b) {
+    return a->isBeforeInBlock(b);
+  });
+  return allocs;
+}
+
 std::optional<TmaStaging> getTmaStaging(Operation *tile) {
   TmaStaging staging;
+  SmallVector<LocalAllocOp> copies = getReadOnlyCopies(tile);
+  if (!copies.empty()) {
+    staging.alloc = copies.front();
+    staging.copies.assign(std::next(copies.begin()), copies.end());
+    staging.bufferType = staging.alloc.getType();
+    if (!isTmaBuffer(staging.bufferType))
+      return std::nullopt;
+    return staging;
+  }
   Operation *user = getOnlyUser(tile);
   auto skipConvert = [&] {
     if (auto convert = dyn_cast_or_null<ConvertLayoutOp>(user)) {
@@ -284,6 +336,10 @@ void lowerLoad(tk::DescriptorLoadOp load, TensorMapParams &maps) {
                                       staging->trans.getOrder());
     alloc.replaceAllUsesWith(staged);
     alloc.erase();
+    for (LocalAllocOp copy : staging->copies) {
+      copy.replaceAllUsesWith(staged);
+      copy.erase();
+    }
     for (Operation *op : llvm::reverse(staging->dropped))
       op->erase();
   } else {

@@ -78,6 +78,11 @@
 // then place barriers with that fixed point, so that an access at the top
 // of a loop sees the accesses at the bottom of the previous iteration. A
 // barrier (an existing tkgpu.barrier or one inserted) clears the set.
+// Where the accesses pending at a loop would put a barrier into its body
+// that a barrier before the loop would make unnecessary (a buffer written
+// before the loop and read in it: attention's Q tile), the barrier goes
+// before the loop, to run once instead of every iteration; a dry run of
+// the loop with and without the pending accesses counts the barriers.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/Allocation.h"
@@ -94,6 +99,7 @@
 #include <limits>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_TKGPUMEMBAR
@@ -255,8 +261,14 @@ private:
       state.pending.clear();
       return state;
     }
-    if (auto forOp = dyn_cast<scf::ForOp>(op))
+    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+      if (insert && !state.pending.empty() && hoistsBarrier(forOp, state)) {
+        OpBuilder builder(op);
+        BarrierOp::create(builder, op->getLoc());
+        state.pending.clear();
+      }
       return transferLoop(*forOp.getBody(), std::move(state), insert);
+    }
     if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
       State thenOut = transferBlock(*ifOp.thenBlock(), state, insert);
       State elseOut = ifOp.getElseRegion().empty()
@@ -298,6 +310,8 @@ private:
       if (insert) {
         OpBuilder builder(op);
         BarrierOp::create(builder, op->getLoc());
+      } else if (counting) {
+        ++numCounted;
       }
       state.pending.clear();
     }
@@ -334,16 +348,44 @@ private:
   /// of in ∪ out(entry).
   State transferLoop(Block &body, State in, bool insert) {
     State entry = std::move(in);
+    bool wasCounting = std::exchange(counting, false);
     while (true) {
       State next = join(entry, transferBlock(body, entry, false));
       if (next == entry)
         break;
       entry = std::move(next);
     }
-    if (insert)
-      transferBlock(body, entry, true);
+    counting = wasCounting;
+    if (insert || counting)
+      transferBlock(body, entry, insert);
     return entry;
   }
+
+  /// The barriers `loop`'s body would get from entry state `in`.
+  unsigned countBarriers(scf::ForOp loop, const State &in) {
+    bool wasCounting = std::exchange(counting, true);
+    unsigned before = std::exchange(numCounted, 0);
+    transferLoop(*loop.getBody(), in, /*insert=*/false);
+    unsigned count = std::exchange(numCounted, before);
+    counting = wasCounting;
+    return count;
+  }
+
+  /// Whether a barrier before `loop` saves barriers in its body: when
+  /// what is pending at the loop conflicts with a first access in the
+  /// body (a buffer written just before the loop and read in it), the
+  /// barrier that orders them runs once there instead of every
+  /// iteration, where the analysis, which joins the entry state into
+  /// every iteration's, would put it.
+  bool hoistsBarrier(scf::ForOp loop, const State &in) {
+    State cleared = in;
+    cleared.pending.clear();
+    return countBarriers(loop, cleared) < countBarriers(loop, in);
+  }
+
+  /// In a dry run (insert false) whose barriers are counted: how many.
+  bool counting = false;
+  unsigned numCounted = 0;
 
   /// The partitions start after a CTA barrier when anything is pending
   /// (every warp is still there to take it), then each goes its own way:

@@ -49,7 +49,7 @@
 // descriptors, the values the coordinates use) stays before the op, run
 // by every warp, and must not touch memory; the rest moves into the
 // consumer region. Registers: the program starts with
-// getEntryRegisters(threads) per thread; the producer keeps 40 and the
+// getEntryRegisters(threads) per thread; the producer keeps 24 and the
 // consumers take what it gives back, a multiple of 8.
 //
 // Persistent kernels: when the marked loop sits in a loop of the kernel's
@@ -61,10 +61,22 @@
 // wgmma wait (when the tile ran any iteration), before the epilogue: the
 // producer's next fill of that slot belongs to the next tile.
 //
+// Several loops: marked loops one after another in the kernel's body
+// (attention's unmasked and masked key loops) become one
+// tkgpu.warp_specialize. Both partitions run them in order over one set
+// of slots, carrying slot and phase from each loop into the next, so
+// their TMA tiles must be the same (types and order; the first loop's
+// num_stages holds for all). What the producer needs from between the
+// loops (the next loop's bounds) moves before the op, as for the code
+// before the first; with P = 1 the consumers free each loop's last slot
+// after it (when it ran an iteration), since the next loop's fills wrap
+// round to it.
+//
 // Not rewritten (a warning, and the loop is pipelined as usual): a loop
 // nested deeper or under an if, loads that are not TMA loads feeding
-// warp_group_dots, coordinates that are carried, or a producer input that
-// touches memory. One loop per kernel.
+// warp_group_dots, coordinates that are carried, a producer input that
+// touches memory, or, next to an earlier marked loop of the kernel, a
+// persistent kernel's loop or tiles unlike that loop's.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/gpu/Passes.h"
@@ -76,6 +88,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_TKGPUWARPSPECIALIZE
@@ -90,7 +103,7 @@ namespace {
 constexpr StringLiteral kWarpSpecializeAttr = "tk.warp_specialize";
 constexpr StringLiteral kLoopNumStagesAttr = "tk.num_stages";
 constexpr unsigned kProducerWarps = 4;
-constexpr unsigned kProducerRegisters = 40;
+constexpr unsigned kProducerRegisters = 24;
 
 /// The marked loop and, in a persistent kernel, the tile loop around it.
 struct Nest {
@@ -225,6 +238,12 @@ std::pair<Value, Value> emitProducerLoop(OpBuilder &b, TmaLoopPlan &plan,
   return {fill.getResult(0), fill.getResult(1)};
 }
 
+/// Whether the consumers free an iteration's slot in the next iteration
+/// (its dots still run when it ends), and a loop's last slot after it.
+bool releasesPreviousSlot(const TmaLoopPlan &plan) {
+  return plan.dotPendings > 0 || plan.deferCarriedWaits;
+}
+
 /// `slot - 1` wrapped to numStages - 1.
 Value emitPreviousSlot(OpBuilder &b, Location loc, Value slot,
                        unsigned numStages) {
@@ -267,23 +286,42 @@ SmallVector<Value> emitConsumerLoop(OpBuilder &b, TmaLoopPlan &plan,
   SmallVector<Value> yields =
       emitConsumeStage(b, plan, map, full, consumeSlot, consumePhase);
 
-  // Free the slot whose dot has retired: with one dot in flight, the
-  // previous iteration's (none in the first).
-  Value released = consumeSlot, release;
-  if (plan.dotPendings > 0) {
-    released = emitPreviousSlot(b, loc, consumeSlot, numStages);
-    release = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                    consume.getInductionVar(), lb);
-  } else {
-    release = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
-  }
-  ArriveBarrierOp::create(b, loc,
-                          emitSlotBarrier(b, loc, plan, empty, released),
-                          release);
+  // Free the slot whose dots have retired: this iteration's, or the
+  // previous one's (none in the first).
+  Value first = lb; // a structured binding: C++17 lambdas cannot see it
+  auto emitRelease = [&] {
+    Value released = consumeSlot, release;
+    if (releasesPreviousSlot(plan)) {
+      released = emitPreviousSlot(b, loc, consumeSlot, numStages);
+      release = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      consume.getInductionVar(), first);
+    } else {
+      release = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
+    }
+    ArriveBarrierOp::create(
+        b, loc, emitSlotBarrier(b, loc, plan, empty, released), release);
+  };
+  if (!plan.deferCarriedWaits)
+    emitRelease();
   Value nextSlot = emitNextSlot(b, loc, consumeSlot, numStages);
   yields.push_back(nextSlot);
   yields.push_back(emitNextPhase(b, loc, nextSlot, consumePhase));
-  scf::YieldOp::create(b, loop.getBody()->getTerminator()->getLoc(), yields);
+  auto yield = scf::YieldOp::create(
+      b, loop.getBody()->getTerminator()->getLoc(), yields);
+  // Deferred waits: each carried dot is waited for before its first
+  // reader in the next iteration. The body's first wait leaves pending
+  // only dots issued before it in the same iteration, so it retires every
+  // dot of the previous one: the previous slot is free from there.
+  if (plan.deferCarriedWaits) {
+    waitForCarriedDots(b, consume,
+                       ArrayRef<Value>(yields).take_front(numIterArgs));
+    auto waits = body->getOps<WarpGroupDotWaitOp>();
+    if (waits.empty())
+      b.setInsertionPoint(yield);
+    else
+      b.setInsertionPointAfter(*waits.begin());
+    emitRelease();
+  }
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(*body)))
     if (isOpTriviallyDead(&op))
       op.erase();
@@ -295,6 +333,38 @@ SmallVector<Value> emitConsumerLoop(OpBuilder &b, TmaLoopPlan &plan,
   results.push_back(consume.getResult(numIterArgs));
   results.push_back(consume.getResult(numIterArgs + 1));
   return results;
+}
+
+/// After a consumer loop that kept one dot in flight (P = 1): the release
+/// of its last slot, whose dot retired after the loop, when the loop ran
+/// an iteration, so that the producer's next fill of that slot (the next
+/// tile's or the next loop's) can go ahead.
+void releaseLastSlot(OpBuilder &b, TmaLoopPlan &plan, Value empty,
+                     IRMapping &map, Value slot) {
+  scf::ForOp loop = plan.loop;
+  Location loc = loop.getLoc();
+  auto [lb, ub, step] = getBounds(loop, map);
+  Value ran = arith::CmpIOp::create(b, loc,
+                                    loop.getUnsignedCmp()
+                                        ? arith::CmpIPredicate::ult
+                                        : arith::CmpIPredicate::slt,
+                                    lb, ub);
+  ArriveBarrierOp::create(
+      b, loc,
+      emitSlotBarrier(b, loc, plan, empty,
+                      emitPreviousSlot(b, loc, slot, plan.numStages)),
+      ran);
+}
+
+/// Whether `plan` can run on `first`'s slots: the same tiles, in order.
+bool canShareSlots(TmaLoopPlan &first, TmaLoopPlan &plan) {
+  if (first.loads.size() != plan.loads.size())
+    return false;
+  for (auto [a, b] : llvm::zip(first.loads, plan.loads))
+    if (a.buffer.getType() != b.buffer.getType() ||
+        a.barrier.getType() != b.barrier.getType())
+      return false;
+  return true;
 }
 
 /// Why `loop` cannot be warp-specialized, or success with its plan.
@@ -322,38 +392,55 @@ FailureOr<TmaLoopPlan> planWarpSpecialization(Nest &nest, unsigned numStages,
           "variable";
     return failure();
   }
+  // The consumers release a slot once the dots of its iteration retired:
+  // in the iteration itself, or, with a dot left in flight (P = 1) or a
+  // carried dot's wait deferred to its first reader in the next
+  // iteration, in the next one.
   plan->dotPendings = canKeepDotsInFlight(loop) ? 1 : 0;
-  // The consumers release a slot after the waits of its iteration's dots.
-  plan->deferCarriedWaits = false;
+  plan->deferCarriedWaits = !plan->dotPendings && canDeferCarriedWaits(loop);
   return *plan;
 }
 
-void warpSpecialize(Nest &nest, TmaLoopPlan &plan, ProducerInputs &inputs,
-                    unsigned numWarps) {
-  scf::ForOp loop = nest.loop, tiles = nest.tiles;
-  Operation *outermost = nest.outermost();
-  Location loc = loop.getLoc();
-  Block *block = outermost->getBlock();
+/// Rewrites the kernel's marked loops (`nests`, in block order; a tile
+/// loop only when there is one) into one tkgpu.warp_specialize.
+void warpSpecialize(MutableArrayRef<Nest> nests,
+                    MutableArrayRef<TmaLoopPlan> plans,
+                    ProducerInputs &inputs, unsigned numWarps) {
+  scf::ForOp tiles = nests.front().tiles;
+  Operation *first = nests.front().outermost();
+  Location loc = nests.front().loop.getLoc();
+  Block *block = first->getBlock();
+  // The producer's inputs from between the loops go before the op too.
+  for (Operation *op : inputs.shared)
+    if (first->isBeforeInBlock(op))
+      op->moveBefore(first);
+  llvm::DenseMap<Operation *, unsigned> loopNumber;
+  for (auto [number, nest] : llvm::enumerate(nests))
+    loopNumber[nest.outermost()] = number;
   SmallVector<Operation *> before, after;
   bool seen = false;
   for (Operation &op : *block) {
-    if (&op == outermost)
+    if (&op == first)
       seen = true;
-    else if (!seen && !inputs.shared.contains(&op))
-      before.push_back(&op);
-    else if (seen && &op != block->getTerminator())
-      after.push_back(&op);
+    if (inputs.shared.contains(&op) || &op == block->getTerminator())
+      continue;
+    (seen ? after : before).push_back(&op);
   }
 
-  OpBuilder b(outermost);
+  OpBuilder b(first);
   Type i32 = b.getI32Type();
+  TmaLoopPlan &plan = plans.front();
   allocateTmaBuffers(b, plan);
+  for (TmaLoopPlan &other : plans.drop_front())
+    for (auto [load, shared] : llvm::zip(other.loads, plan.loads))
+      load.buffers = shared.buffers;
   Value full = allocateSlotBarriers(b, plan, 1);
   Value empty = allocateSlotBarriers(b, plan, numWarps);
   auto split = WarpSpecializeOp::create(b, loc, kProducerRegisters,
                                         getConsumerRegisters(numWarps));
 
-  // The producer: the fills of every iteration (of every tile).
+  // The producer: the fills of every iteration (of every tile, of every
+  // loop).
   b.createBlock(&split.getProducer());
   Value zero = arithIntConstant(b, loc, i32, 0);
   if (tiles) {
@@ -372,7 +459,10 @@ void warpSpecialize(Nest &nest, TmaLoopPlan &plan, ProducerInputs &inputs,
     b.setInsertionPointAfter(walk);
   } else {
     IRMapping map;
-    emitProducerLoop(b, plan, full, empty, map, zero, zero);
+    Value slot = zero, phase = zero;
+    for (TmaLoopPlan &loopPlan : plans)
+      std::tie(slot, phase) =
+          emitProducerLoop(b, loopPlan, full, empty, map, slot, phase);
   }
   WarpYieldOp::create(b, loc);
 
@@ -382,8 +472,9 @@ void warpSpecialize(Nest &nest, TmaLoopPlan &plan, ProducerInputs &inputs,
     op->moveBefore(consumer, consumer->end());
   b.setInsertionPointToEnd(consumer);
   zero = arithIntConstant(b, loc, i32, 0);
-  unsigned numResults = loop.getNumResults();
   if (tiles) {
+    scf::ForOp loop = plan.loop;
+    unsigned numResults = loop.getNumResults();
     SmallVector<Value> inits(tiles.getInitArgs());
     inits.append({zero, zero});
     auto walk = createEmptyLoop(b, tiles.getLoc(), tiles,
@@ -405,21 +496,9 @@ void warpSpecialize(Nest &nest, TmaLoopPlan &plan, ProducerInputs &inputs,
     Value slot = results[numResults], phase = results[numResults + 1];
     for (unsigned number = 0; number < numResults; ++number)
       map.map(loop.getResult(number), results[number]);
-    // The tile's last slot: its dot retired above, and the producer's
-    // next fill of it (the next tile's) waits for it.
-    if (plan.dotPendings > 0) {
-      auto [lb, ub, step] = getBounds(loop, map);
-      Value ran = arith::CmpIOp::create(b, loc,
-                                        loop.getUnsignedCmp()
-                                            ? arith::CmpIPredicate::ult
-                                            : arith::CmpIPredicate::slt,
-                                        lb, ub);
-      ArriveBarrierOp::create(
-          b, loc,
-          emitSlotBarrier(b, loc, plan, empty,
-                          emitPreviousSlot(b, loc, slot, plan.numStages)),
-          ran);
-    }
+    // The tile's last slot: the next tile's fill of it waits for it.
+    if (releasesPreviousSlot(plan))
+      releaseLastSlot(b, plan, empty, map, slot);
     for (Operation &op :
          llvm::make_range(std::next(loopIt), Block::iterator(
                                                  tileBody->getTerminator())))
@@ -431,58 +510,107 @@ void warpSpecialize(Nest &nest, TmaLoopPlan &plan, ProducerInputs &inputs,
     scf::YieldOp::create(b, tiles.getLoc(), yields);
     for (auto [old, now] : llvm::zip(tiles.getResults(), walk.getResults()))
       old.replaceAllUsesWith(now);
-    b.setInsertionPointAfter(walk);
-  } else {
+    for (Operation *op : after)
+      if (op != tiles)
+        op->moveBefore(consumer, consumer->end());
+    b.setInsertionPointToEnd(consumer);
+    WarpYieldOp::create(b, loc);
+    tiles.erase();
+    return;
+  }
+  Value slot = zero, phase = zero;
+  for (Operation *op : after) {
+    auto number = loopNumber.find(op);
+    if (number == loopNumber.end()) {
+      op->moveBefore(consumer, consumer->end());
+      continue;
+    }
+    TmaLoopPlan &loopPlan = plans[number->second];
+    scf::ForOp loop = loopPlan.loop;
+    unsigned numResults = loop.getNumResults();
+    b.setInsertionPointToEnd(consumer);
     IRMapping map;
     SmallVector<Value> results =
-        emitConsumerLoop(b, plan, full, empty, map, zero, zero);
-    for (unsigned number = 0; number < numResults; ++number)
-      loop.getResult(number).replaceAllUsesWith(results[number]);
+        emitConsumerLoop(b, loopPlan, full, empty, map, slot, phase);
+    slot = results[numResults];
+    phase = results[numResults + 1];
+    // A later loop's fills wrap round to this loop's last slot.
+    if (releasesPreviousSlot(loopPlan) && number->second + 1 < plans.size())
+      releaseLastSlot(b, loopPlan, empty, map, slot);
+    for (unsigned result = 0; result < numResults; ++result)
+      loop.getResult(result).replaceAllUsesWith(results[result]);
+    loop.erase();
   }
-  Operation *yield = WarpYieldOp::create(b, loc);
-  for (Operation *op : after)
-    op->moveBefore(yield);
-  outermost->erase();
+  b.setInsertionPointToEnd(consumer);
+  WarpYieldOp::create(b, loc);
 }
 
 struct WarpSpecializePass
     : public tkgpu::impl::TkgpuWarpSpecializeBase<WarpSpecializePass> {
   using TkgpuWarpSpecializeBase::TkgpuWarpSpecializeBase;
 
+  /// Warns that the marked `loop` is left to tkgpu-pipeline, and why.
+  static void ignore(scf::ForOp loop, const std::string &why) {
+    loop.emitWarning("warp_specialize=True ignored: ") << why;
+    loop->removeAttr(kWarpSpecializeAttr);
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     unsigned numWarps = getNumWarps(module);
     bool specialized = false;
-    SmallVector<scf::ForOp> loops;
+    // The marked loops of each kernel, in program order.
+    llvm::MapVector<Operation *, SmallVector<scf::ForOp>> kernels;
     module.walk([&](scf::ForOp loop) {
       if (loop->hasAttr(kWarpSpecializeAttr))
-        loops.push_back(loop);
+        kernels[loop->getParentOfType<FunctionOpInterface>().getOperation()]
+            .push_back(loop);
     });
-    llvm::DenseSet<Operation *> kernels;
-    for (scf::ForOp loop : loops) {
-      unsigned stages = numStages;
-      if (auto attr = loop->getAttrOfType<IntegerAttr>(kLoopNumStagesAttr))
-        stages = std::max<int64_t>(attr.getInt(), 1);
-      std::string why;
-      Nest nest{loop, nullptr};
-      FailureOr<TmaLoopPlan> plan =
-          planWarpSpecialization(nest, stages, numWarps, why);
-      Operation *func = nest.outermost()->getParentOp();
-      FailureOr<ProducerInputs> inputs = failure();
-      if (succeeded(plan))
-        inputs =
-            collectProducerInputs(nest, getProducerRoots(nest, *plan), why);
-      if (succeeded(plan) && succeeded(inputs) && kernels.contains(func)) {
-        why = "the kernel already has a warp-specialized loop";
-        inputs = failure();
+    for (auto &[func, loops] : kernels) {
+      SmallVector<Nest> nests;
+      SmallVector<TmaLoopPlan> plans;
+      for (scf::ForOp loop : loops) {
+        unsigned stages = numStages;
+        if (auto attr = loop->getAttrOfType<IntegerAttr>(kLoopNumStagesAttr))
+          stages = std::max<int64_t>(attr.getInt(), 1);
+        // Later loops run on the first one's slots.
+        if (!plans.empty())
+          stages = plans.front().numStages;
+        std::string why;
+        Nest nest{loop, nullptr};
+        FailureOr<TmaLoopPlan> plan =
+            planWarpSpecialization(nest, stages, numWarps, why);
+        if (succeeded(plan) && !nests.empty()) {
+          if (nest.tiles || nests.front().tiles)
+            why = "the kernel already has a warp-specialized loop, and one "
+                  "of the two is in a tile loop";
+          else if (!canShareSlots(plans.front(), *plan))
+            why = "its TMA tiles differ from those of the kernel's first "
+                  "warp-specialized loop, whose slots it would share";
+          if (!why.empty())
+            plan = failure();
+        }
+        if (failed(plan)) {
+          ignore(loop, why);
+          continue;
+        }
+        nests.push_back(nest);
+        plans.push_back(std::move(*plan));
       }
-      if (failed(plan) || failed(inputs)) {
-        loop.emitWarning("warp_specialize=True ignored: ") << why;
-        loop->removeAttr(kWarpSpecializeAttr);
+      if (nests.empty())
+        continue;
+      SmallVector<Value> roots;
+      for (auto [nest, plan] : llvm::zip(nests, plans))
+        llvm::append_range(roots, getProducerRoots(nest, plan));
+      std::string why;
+      FailureOr<ProducerInputs> inputs =
+          collectProducerInputs(nests.front(), roots, why);
+      if (failed(inputs)) {
+        for (Nest &nest : nests)
+          ignore(nest.loop, why);
         continue;
       }
-      kernels.insert(func);
-      warpSpecialize(nest, *plan, *inputs, numWarps);
+      warpSpecialize(nests, plans, *inputs, numWarps);
       specialized = true;
     }
     if (specialized)

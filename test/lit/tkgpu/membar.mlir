@@ -102,6 +102,51 @@ func.func @loop(%x: tensor<64x32xf16, #b2>, %n: index) -> tensor<64x32xf16, #b2>
   return %r : tensor<64x32xf16, #b2>
 }
 
+// A buffer written before a loop and only read in it (attention's Q
+// tile): the barrier goes before the loop, to run once, not in the body,
+// where every iteration would run it.
+// CHECK-LABEL: func.func @hoisted
+// CHECK: tkgpu.local_store
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: scf.for
+// CHECK-NOT: tkgpu.barrier{{$}}
+// CHECK: return
+func.func @hoisted(%x: tensor<64x32xf16, #b2>, %n: index) -> tensor<64x32xf16, #b2> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.local_store %x, %a : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (tensor<64x32xf16, #b2>) {
+    %l = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+    %s = arith.addf %l, %v : tensor<64x32xf16, #b2>
+    scf.yield %s : tensor<64x32xf16, #b2>
+  }
+  return %r : tensor<64x32xf16, #b2>
+}
+
+// The body rewrites the buffer it reads, so its barriers are needed in
+// every iteration anyway (the back edge): none is added before the loop.
+// CHECK-LABEL: func.func @not_hoisted
+// CHECK: tkgpu.local_store
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.local_store
+// CHECK-NEXT: scf.yield
+func.func @not_hoisted(%x: tensor<64x32xf16, #b2>, %n: index) -> tensor<64x32xf16, #b2> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.local_store %x, %a : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (tensor<64x32xf16, #b2>) {
+    %l = tkgpu.local_load %a : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+    tkgpu.local_store %l, %a : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+    scf.yield %l : tensor<64x32xf16, #b2>
+  }
+  return %r : tensor<64x32xf16, #b2>
+}
+
 // A dynamic slot of a multi-buffer is the whole multi-buffer; a constant
 // one is its slot.
 // CHECK-LABEL: func.func @slots

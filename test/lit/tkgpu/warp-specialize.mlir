@@ -24,7 +24,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.target = "sm_90a", tkgpu.thr
   // CHECK-COUNT-3: tkgpu.init_barrier %{{.*}}, 1 :
   // CHECK: %[[EMPTY:.*]] = tkgpu.local_alloc !tkgpu.memdesc<3x1xi64
   // CHECK-COUNT-3: tkgpu.init_barrier %{{.*}}, 4 :
-  // CHECK-NEXT: tkgpu.warp_specialize producer(registers = 40) {
+  // CHECK-NEXT: tkgpu.warp_specialize producer(registers = 24) {
   // CHECK-NEXT: scf.for %[[I:.*]] = %{{.*}} to %[[K]] step %{{.*}} iter_args(%[[PSLOT:.*]] = %c0_i32, %[[PPHASE:.*]] = %c0_i32) -> (i32, i32)
   // CHECK-NEXT: %[[PREV:.*]] = arith.xori %[[PPHASE]], %c1_i32
   // CHECK-NEXT: %[[E:.*]] = tkgpu.memdesc_index %[[EMPTY]][%[[PSLOT]]]
@@ -220,7 +220,7 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.target = "sm_90a", tkgpu.thr
   // CHECK-LABEL: func.func @persistent
   // CHECK-SAME: %[[K:arg0]]: i32, %[[TILES:arg1]]: i32,
   // CHECK: %[[PID:.*]] = tk.program_id 0
-  // CHECK: tkgpu.warp_specialize producer(registers = 40) {
+  // CHECK: tkgpu.warp_specialize producer(registers = 24) {
   // CHECK-NEXT: %[[PW:.*]]:2 = scf.for %[[T:.*]] = %[[PID]] to %[[TILES]] step %c132_i32 iter_args(%[[S0:.*]] = %c0_i32, %[[P0:.*]] = %c0_i32)
   // CHECK-NEXT: %[[ROW:.*]] = arith.muli %[[T]], %c64_i32
   // CHECK-NEXT: %[[PF:.*]]:2 = scf.for %[[I:.*]] = %c0_i32 to %[[K]] step %c64_i32 iter_args(%{{.*}} = %[[S0]], %{{.*}} = %[[P0]])
@@ -273,6 +273,167 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.target = "sm_90a", tkgpu.thr
       tkgpu.async_tma_copy_local_to_global %dc[%crow, %c0_i32] %out : !tkgpu.tensor_map, !tkgpu.memdesc<64x64xf16, #a>
       tkgpu.async_tma_store_wait {pendings = 0 : i32}
     }
+    return
+  }
+}
+
+// -----
+
+// Two marked loops one after the other (attention's unmasked and masked
+// key loops): one warp_specialize whose partitions run both over one set
+// of slots, slot and phase carried from the first loop into the second.
+// The second loop's bound, computed between them, moves before the op;
+// the consumers free the first loop's last slot after it (its dot stayed
+// in flight), since the second loop's fills wrap round to it.
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#a = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [1, 0]}>
+#b = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.target = "sm_90a", tkgpu.threads_per_warp = 32 : i32} {
+  // CHECK-LABEL: func.func @two_loops
+  // CHECK: %[[HI:.*]] = arith.addi %[[K:arg3]], %c64_i32
+  // CHECK: tkgpu.local_alloc !tkgpu.memdesc<3x64x32xf16
+  // CHECK: tkgpu.local_alloc !tkgpu.memdesc<3x32x64xf16
+  // CHECK-NOT: tkgpu.local_alloc !tkgpu.memdesc<3x64x32xf16
+  // CHECK: tkgpu.warp_specialize producer(registers = 24) {
+  // CHECK-NEXT: %[[P1:.*]]:2 = scf.for %{{.*}} = %c0_i32 to %[[K]] step %c32_i32 iter_args(%{{.*}} = %c0_i32, %{{.*}} = %c0_i32)
+  // CHECK: tkgpu.async_tma_copy_global_to_local
+  // CHECK: %[[P2:.*]]:2 = scf.for %{{.*}} = %[[K]] to %[[HI]] step %c32_i32 iter_args(%{{.*}} = %[[P1]]#0, %{{.*}} = %[[P1]]#1)
+  // CHECK: tkgpu.async_tma_copy_global_to_local
+  // CHECK: tkgpu.warp_yield
+  // CHECK-NEXT: } consumer(registers = 256) {
+  // CHECK-NEXT: %[[C1:.*]]:3 = scf.for %{{.*}} = %c0_i32 to %[[K]] step %c32_i32 iter_args(%{{.*}} = %cst, %{{.*}} = %c0_i32, %{{.*}} = %c0_i32)
+  // CHECK: tkgpu.warp_group_dot_wait %{{.*}} {pendings = 1 : i32}
+  // CHECK: %[[R1:.*]] = tkgpu.warp_group_dot_wait %[[C1]]#0 {pendings = 0 : i32}
+  // The first loop's last slot, when it ran.
+  // CHECK-NEXT: %[[RAN:.*]] = arith.cmpi sgt, %[[K]], %c0_i32
+  // CHECK-NEXT: %[[ISFIRST:.*]] = arith.cmpi eq, %[[C1]]#1, %c0_i32
+  // CHECK-NEXT: %[[BEFORE:.*]] = arith.subi %[[C1]]#1, %c1_i32
+  // CHECK-NEXT: %[[LAST:.*]] = arith.select %[[ISFIRST]], %c2_i32, %[[BEFORE]]
+  // CHECK-NEXT: %[[E:.*]] = tkgpu.memdesc_index %{{.*}}[%[[LAST]]]
+  // CHECK-NEXT: tkgpu.arrive_barrier %[[E]], %[[RAN]]
+  // CHECK-NEXT: %[[C2:.*]]:3 = scf.for %{{.*}} = %[[K]] to %[[HI]] step %c32_i32 iter_args(%{{.*}} = %[[R1]], %{{.*}} = %[[C1]]#1, %{{.*}} = %[[C1]]#2)
+  // CHECK: tkgpu.warp_group_dot_wait %[[C2]]#0 {pendings = 0 : i32}
+  // The last loop's last slot is not freed: no fill waits for it.
+  // CHECK-NOT: tkgpu.arrive_barrier
+  // CHECK: tkgpu.warp_yield
+  // MEMBAR-LABEL: func.func @two_loops
+  // MEMBAR: tkgpu.warp_specialize
+  // MEMBAR-NOT: tkgpu.barrier{{$}}
+  // MEMBAR: tkgpu.warp_yield
+  func.func @two_loops(%a_ptr: !tk.ptr<f16>, %b_ptr: !tk.ptr<f16>, %c_ptr: !tk.ptr<f16>, %K: i32,
+                       %da: !tkgpu.tensor_map, %db: !tkgpu.tensor_map, %dc: !tkgpu.tensor_map) attributes {tk.kernel} {
+    %true = arith.constant true
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %c32_i32 = arith.constant 32 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %acc = scf.for %k = %c0_i32 to %K step %c32_i32 iter_args(%arg = %cst) -> (tensor<64x64xf32, #mma>) : i32 {
+      %b0 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b0, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %ta = tkgpu.local_alloc !tkgpu.memdesc<64x32xf16, #a>
+      tkgpu.barrier_expect %b0, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %da[%c0_i32, %k] %ta, %b0, %true : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #a>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b0, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b0 : !tkgpu.memdesc<1xi64, #bar>
+      %b1 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b1, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %tb = tkgpu.local_alloc !tkgpu.memdesc<32x64xf16, #b>
+      tkgpu.barrier_expect %b1, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %db[%k, %c0_i32] %tb, %b1, %true : !tkgpu.tensor_map, !tkgpu.memdesc<32x64xf16, #b>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b1, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b1 : !tkgpu.memdesc<1xi64, #bar>
+      %d = tkgpu.warp_group_dot %ta, %tb, %arg : !tkgpu.memdesc<64x32xf16, #a> * !tkgpu.memdesc<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    } {tk.warp_specialize}
+    %hi = arith.addi %K, %c64_i32 : i32
+    %acc2 = scf.for %k = %K to %hi step %c32_i32 iter_args(%arg = %acc) -> (tensor<64x64xf32, #mma>) : i32 {
+      %b0 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b0, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %ta = tkgpu.local_alloc !tkgpu.memdesc<64x32xf16, #a>
+      tkgpu.barrier_expect %b0, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %da[%c0_i32, %k] %ta, %b0, %true : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #a>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b0, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b0 : !tkgpu.memdesc<1xi64, #bar>
+      %b1 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b1, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %tb = tkgpu.local_alloc !tkgpu.memdesc<32x64xf16, #b>
+      tkgpu.barrier_expect %b1, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %db[%k, %c0_i32] %tb, %b1, %true : !tkgpu.tensor_map, !tkgpu.memdesc<32x64xf16, #b>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b1, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b1 : !tkgpu.memdesc<1xi64, #bar>
+      %d = tkgpu.warp_group_dot %ta, %tb, %arg : !tkgpu.memdesc<64x32xf16, #a> * !tkgpu.memdesc<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    } {tk.warp_specialize}
+    %h = arith.truncf %acc2 : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+    %o = tkgpu.local_alloc %h : tensor<64x64xf16, #mma> -> !tkgpu.memdesc<64x64xf16, #b>
+    tkgpu.async_tma_copy_local_to_global %dc[%c0_i32, %c0_i32] %o : !tkgpu.tensor_map, !tkgpu.memdesc<64x64xf16, #b>
+    tkgpu.async_tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+// -----
+
+// A carried dot whose accumulator is read before the next dot (attention's
+// acc * alpha before P @ V): its wait moves to that reader in the next
+// iteration (it leaves no dot pending: none was issued before it), the
+// previous iteration's slot is freed right after that wait, and the loop's
+// results wait after it.
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#a = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [1, 0]}>
+#b = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.target = "sm_90a", tkgpu.threads_per_warp = 32 : i32} {
+  // CHECK-LABEL: func.func @deferred
+  // CHECK: } consumer(registers = 256) {
+  // CHECK-NEXT: %[[L:.*]]:3 = scf.for %[[J:.*]] = %c0_i32 to %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[SLOT:.*]] = %c0_i32, %{{.*}} = %c0_i32)
+  // CHECK-NEXT: tkgpu.memdesc_index
+  // CHECK-NEXT: tkgpu.wait_barrier
+  // CHECK-NEXT: tkgpu.memdesc_index
+  // CHECK-NEXT: tkgpu.memdesc_index
+  // CHECK-NEXT: %[[W:.*]] = tkgpu.warp_group_dot_wait %[[ACC]] {pendings = 0 : i32}
+  // CHECK-NEXT: %[[FIRST:.*]] = arith.cmpi eq, %[[SLOT]], %c0_i32
+  // CHECK-NEXT: %[[BEFORE:.*]] = arith.subi %[[SLOT]], %c1_i32
+  // CHECK-NEXT: %[[REL:.*]] = arith.select %[[FIRST]], %c2_i32, %[[BEFORE]]
+  // CHECK-NEXT: %[[LATER:.*]] = arith.cmpi ne, %[[J]], %c0_i32
+  // CHECK-NEXT: %[[E:.*]] = tkgpu.memdesc_index %{{.*}}[%[[REL]]]
+  // CHECK-NEXT: tkgpu.arrive_barrier %[[E]], %[[LATER]]
+  // CHECK-NEXT: %[[S:.*]] = arith.mulf %[[W]], %{{.*}}
+  // CHECK-NEXT: %[[D:.*]] = tkgpu.warp_group_dot %{{.*}}, %{{.*}}, %[[S]] {isAsync}
+  // CHECK-NOT: tkgpu.warp_group_dot_wait
+  // CHECK: scf.yield %[[D]],
+  // CHECK: tkgpu.warp_group_dot_wait %[[L]]#0 {pendings = 0 : i32}
+  func.func @deferred(%a_ptr: !tk.ptr<f16>, %b_ptr: !tk.ptr<f16>, %c_ptr: !tk.ptr<f16>, %K: i32,
+                      %da: !tkgpu.tensor_map, %db: !tkgpu.tensor_map, %dc: !tkgpu.tensor_map) attributes {tk.kernel} {
+    %true = arith.constant true
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %half = arith.constant dense<5.000000e-01> : tensor<64x64xf32, #mma>
+    %c32_i32 = arith.constant 32 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %acc = scf.for %k = %c0_i32 to %K step %c32_i32 iter_args(%arg = %cst) -> (tensor<64x64xf32, #mma>) : i32 {
+      %b0 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b0, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %ta = tkgpu.local_alloc !tkgpu.memdesc<64x32xf16, #a>
+      tkgpu.barrier_expect %b0, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %da[%c0_i32, %k] %ta, %b0, %true : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #a>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b0, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b0 : !tkgpu.memdesc<1xi64, #bar>
+      %b1 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b1, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %tb = tkgpu.local_alloc !tkgpu.memdesc<32x64xf16, #b>
+      tkgpu.barrier_expect %b1, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %db[%k, %c0_i32] %tb, %b1, %true : !tkgpu.tensor_map, !tkgpu.memdesc<32x64xf16, #b>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b1, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b1 : !tkgpu.memdesc<1xi64, #bar>
+      %scaled = arith.mulf %arg, %half : tensor<64x64xf32, #mma>
+      %d = tkgpu.warp_group_dot %ta, %tb, %scaled : !tkgpu.memdesc<64x32xf16, #a> * !tkgpu.memdesc<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    } {tk.warp_specialize}
+    %h = arith.truncf %acc : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+    %o = tkgpu.local_alloc %h : tensor<64x64xf16, #mma> -> !tkgpu.memdesc<64x64xf16, #b>
+    tkgpu.async_tma_copy_local_to_global %dc[%c0_i32, %c0_i32] %o : !tkgpu.tensor_map, !tkgpu.memdesc<64x64xf16, #b>
+    tkgpu.async_tma_store_wait {pendings = 0 : i32}
     return
   }
 }

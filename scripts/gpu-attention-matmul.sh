@@ -24,7 +24,7 @@ for k, v in json.load(open(sys.argv[1]))["attention_TFLOPs"].items():
     print(k, {a: (round(b, 1) if isinstance(b, float) else b) for a, b in v.items() if not a.endswith("relerr")})
 PY
 for tool in racecheck synccheck; do
-  (cd bench/gpu && timeout 100 compute-sanitizer --tool $tool --error-exitcode 3 python3 attention_sanitize.py \
+  (cd bench/gpu && timeout 200 compute-sanitizer --tool $tool --error-exitcode 3 python3 attention_sanitize.py \
     "../../$K/attention" "../../$K/attention_bwd") > $L/attention-$tool.log 2>&1
   echo "attention $tool exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sanitize harness|FAIL' $L/attention-$tool.log | head -5 | tr '\n' ' ')"
 done

@@ -5,8 +5,8 @@
 // their AHEAD=True twins (attention_fwd_ahead, attention_fwd_ahead_causal),
 // and the tensor-descriptor kernel attn_fwd_tma (attention_fwd_tma,
 // attention_fwd_tma_causal; TMA on sm_90a, masked loads elsewhere; and
-// warp-specialized, attention_fwd_tma_ws_ahead with the scores one block
-// ahead, attention_fwd_tma_ws_causal),
+// warp-specialized with the scores one block ahead,
+// attention_fwd_tma_ws_ahead, attention_fwd_tma_ws_ahead_causal),
 // against a double reference from the same f16 inputs. Q, K, V and O are
 // stored as (Z, N, H, D) and passed with the strides of that layout (the
 // kernel takes any strides), and N_CTX is a multiple of 16 (the build
@@ -120,6 +120,6 @@ int main(int argc, char **argv) {
         runAttention(s, "attention_fwd_tma", true, /*causal=*/false);
         runAttention(s, "attention_fwd_tma_causal", true, /*causal=*/true);
         runAttention(s, "attention_fwd_tma_ws_ahead", true, /*causal=*/false);
-        runAttention(s, "attention_fwd_tma_ws_causal", true, /*causal=*/true);
+        runAttention(s, "attention_fwd_tma_ws_ahead_causal", true, /*causal=*/true);
       });
 }

@@ -376,7 +376,8 @@ bool tkgpu::canDeferCarriedWaits(scf::ForOp loop) {
 /// the readers take the wait's result. wgmma groups complete in order, so
 /// leaving pending the dots this iteration issued before that point
 /// retires the carried one.
-static void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
+static void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg,
+                               bool retireAll) {
   Operation *first = nullptr;
   for (Operation *user : arg.getUsers()) {
     Operation *top = body->findAncestorOpInBlock(*user);
@@ -387,7 +388,7 @@ static void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
     return;
   int32_t issuedBefore = 0;
   for (Operation &op : *body) {
-    if (&op == first)
+    if (&op == first || retireAll)
       break;
     issuedBefore += isa<WarpGroupDotOp>(op);
   }
@@ -399,13 +400,61 @@ static void waitBeforeFirstUse(OpBuilder &b, Block *body, Value arg) {
   arg.replaceAllUsesExcept(wait.getResult(0), wait);
 }
 
+/// Whether `arg` is read after `dot` in `body` (other than by the yield):
+/// the value the dot replaces is still live when the dot is issued.
+static bool isReadAfter(Block *body, Value arg, WarpGroupDotOp dot) {
+  return llvm::any_of(arg.getUsers(), [&](Operation *user) {
+    Operation *top = body->findAncestorOpInBlock(*user);
+    return top && top != body->getTerminator() && dot->isBeforeInBlock(top);
+  });
+}
+
+/// At the end of `body`, a `warp_group_dot_wait` for `dot`, whose result
+/// the yield takes as its operand `number`, leaving pending the dots
+/// issued after it.
+static void waitAtEnd(OpBuilder &b, Block *body, WarpGroupDotOp dot,
+                      unsigned number) {
+  int32_t issuedAfter = 0;
+  for (Operation *op = dot->getNextNode(); op; op = op->getNextNode())
+    issuedAfter += isa<WarpGroupDotOp>(op);
+  Operation *yield = body->getTerminator();
+  b.setInsertionPoint(yield);
+  auto wait = WarpGroupDotWaitOp::create(b, dot.getLoc(),
+                                         TypeRange{dot.getType()},
+                                         ValueRange{dot.getD()},
+                                         b.getI32IntegerAttr(issuedAfter));
+  yield->setOperand(number, wait.getResult(0));
+}
+
 void tkgpu::waitForCarriedDots(OpBuilder &b, scf::ForOp loop,
                                ArrayRef<Value> yields) {
   Block *body = loop.getBody();
-  for (auto [number, value] : llvm::enumerate(yields))
-    if (auto dot = value.getDefiningOp<WarpGroupDotOp>())
-      if (dot->getBlock() == body)
-        waitBeforeFirstUse(b, body, loop.getRegionIterArg(number));
+  // A dot issued while the value it replaces is still read (AHEAD's S of
+  // the next block, issued before this block's softmax) has registers of
+  // its own, which the back edge copies into the iter_arg's; a copy that
+  // reads them before the dot's wait makes ptxas serialize every wgmma
+  // (C7514). So such a dot is waited for at the end of the iteration,
+  // leaving the dots issued after it in flight. The other carried dots'
+  // waits then retire everything: ptxas does not follow which group a
+  // `wgmma.wait_group 1` retires when two such waits alternate around the
+  // loop (C7514 again), and the dot issued before the reader (S of the
+  // next block) has run under the softmax by then.
+  SmallVector<std::pair<unsigned, WarpGroupDotOp>> carried;
+  bool anyAtEnd = false;
+  for (auto [number, value] : llvm::enumerate(yields)) {
+    auto dot = value.getDefiningOp<WarpGroupDotOp>();
+    if (!dot || dot->getBlock() != body)
+      continue;
+    carried.push_back({unsigned(number), dot});
+    anyAtEnd |= isReadAfter(body, loop.getRegionIterArg(number), dot);
+  }
+  for (auto [number, dot] : carried) {
+    Value arg = loop.getRegionIterArg(number);
+    if (isReadAfter(body, arg, dot))
+      waitAtEnd(b, body, dot, number);
+    else
+      waitBeforeFirstUse(b, body, arg, /*retireAll=*/anyAtEnd);
+  }
 }
 
 namespace {

@@ -126,7 +126,9 @@ bool canDeferCarriedWaits(scf::ForOp loop);
 /// iter_args: for each one yielded straight from a dot of the body (a
 /// carried dot left without a wait), a warp_group_dot_wait for its
 /// iter_arg before the first reader, leaving pending the dots issued
-/// before that point. Pipeline.cpp.
+/// before that point; or, when the iter_arg is still read after the dot
+/// (the dot cannot take its registers), a wait for the dot at the end of
+/// the body, leaving pending the dots issued after it. Pipeline.cpp.
 void waitForCarriedDots(OpBuilder &b, scf::ForOp loop, ArrayRef<Value> yields);
 
 /// Multi-buffers the TMA loads of `loop` over `numStages` slots, one

@@ -375,6 +375,76 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.target = "sm_90a", tkgpu.thr
 
 // -----
 
+// A second marked loop whose tiles differ from the first's (B with another
+// swizzle here) cannot share its slots: it is left to tkgpu-pipeline, and
+// the first loop is specialized alone.
+// CHECK-LABEL: func.func @unlike_tiles
+// CHECK: tkgpu.warp_specialize
+// CHECK: } consumer
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK-NOT: tkgpu.warp_specialize
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#a = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [1, 0]}>
+#b = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.target = "sm_90a", tkgpu.threads_per_warp = 32 : i32} {
+  func.func @unlike_tiles(%a_ptr: !tk.ptr<f16>, %b_ptr: !tk.ptr<f16>, %c_ptr: !tk.ptr<f16>, %K: i32,
+                       %da: !tkgpu.tensor_map, %db: !tkgpu.tensor_map, %dc: !tkgpu.tensor_map) attributes {tk.kernel} {
+    %true = arith.constant true
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %c32_i32 = arith.constant 32 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %c64_i32 = arith.constant 64 : i32
+    %acc = scf.for %k = %c0_i32 to %K step %c32_i32 iter_args(%arg = %cst) -> (tensor<64x64xf32, #mma>) : i32 {
+      %b0 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b0, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %ta = tkgpu.local_alloc !tkgpu.memdesc<64x32xf16, #a>
+      tkgpu.barrier_expect %b0, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %da[%c0_i32, %k] %ta, %b0, %true : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #a>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b0, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b0 : !tkgpu.memdesc<1xi64, #bar>
+      %b1 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b1, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %tb = tkgpu.local_alloc !tkgpu.memdesc<32x64xf16, #b>
+      tkgpu.barrier_expect %b1, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %db[%k, %c0_i32] %tb, %b1, %true : !tkgpu.tensor_map, !tkgpu.memdesc<32x64xf16, #b>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b1, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b1 : !tkgpu.memdesc<1xi64, #bar>
+      %d = tkgpu.warp_group_dot %ta, %tb, %arg : !tkgpu.memdesc<64x32xf16, #a> * !tkgpu.memdesc<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    } {tk.warp_specialize}
+    %hi = arith.addi %K, %c64_i32 : i32
+    // expected-warning @+1 {{warp_specialize=True ignored: its TMA tiles differ from those of the kernel's first warp-specialized loop, whose slots it would share}}
+    %acc2 = scf.for %k = %K to %hi step %c32_i32 iter_args(%arg = %acc) -> (tensor<64x64xf32, #mma>) : i32 {
+      %b0 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b0, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %ta = tkgpu.local_alloc !tkgpu.memdesc<64x32xf16, #a>
+      tkgpu.barrier_expect %b0, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %da[%c0_i32, %k] %ta, %b0, %true : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #a>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b0, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b0 : !tkgpu.memdesc<1xi64, #bar>
+      %b1 = tkgpu.local_alloc !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.init_barrier %b1, 1 : !tkgpu.memdesc<1xi64, #bar>
+      %tb = tkgpu.local_alloc !tkgpu.memdesc<32x64xf16, #a>
+      tkgpu.barrier_expect %b1, 4096, %true : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.async_tma_copy_global_to_local %db[%k, %c0_i32] %tb, %b1, %true : !tkgpu.tensor_map, !tkgpu.memdesc<32x64xf16, #a>, !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.wait_barrier %b1, %c0_i32 : !tkgpu.memdesc<1xi64, #bar>
+      tkgpu.inval_barrier %b1 : !tkgpu.memdesc<1xi64, #bar>
+      %d = tkgpu.warp_group_dot %ta, %tb, %arg : !tkgpu.memdesc<64x32xf16, #a> * !tkgpu.memdesc<32x64xf16, #a> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    } {tk.warp_specialize}
+    %h = arith.truncf %acc2 : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+    %o = tkgpu.local_alloc %h : tensor<64x64xf16, #mma> -> !tkgpu.memdesc<64x64xf16, #b>
+    tkgpu.async_tma_copy_local_to_global %dc[%c0_i32, %c0_i32] %o : !tkgpu.tensor_map, !tkgpu.memdesc<64x64xf16, #b>
+    tkgpu.async_tma_store_wait {pendings = 0 : i32}
+    return
+  }
+}
+
+
+// -----
+
 // A carried dot whose accumulator is read before the next dot (attention's
 // acc * alpha before P @ V): its wait moves to that reader in the next
 // iteration (it leaves no dot pending: none was issued before it), the

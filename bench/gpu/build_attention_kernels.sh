@@ -99,6 +99,9 @@ for d in 64 128; do
       variant "attn_bf16_d${d}_${c}_w8_n128_ahead_ws" bf16 $d $causal 8 128 2 $n $ws -D AHEAD=True "$@"
       if [ $d = 64 ]; then
         variant "attn_f16_d${d}_${c}_w4_ws" f16 $d $causal 4 64 2 $n $ws "$@"
+        # --maxnreg 128: two 256-thread programs per SM (consumers 232).
+        variant "attn_f16_d${d}_${c}_w4_ws_r128" f16 $d $causal 4 64 2 $n $ws --maxnreg 128 "$@"
+        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
         # BLOCK_M 256: each compute warp group owns 128 rows (two m64
         # wgmmas per dot), as 4 warps do on BLOCK_M 128.

@@ -86,11 +86,12 @@ struct FuncOpConversion : public OpConversionPattern<func::FuncOp> {
       llvmFunc->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                         rewriter.getDenseI32ArrayAttr({threads, 1, 1}));
       // setmaxnreg moves registers within what the program holds at
-      // entry; ptxas must give it exactly that many.
-      if (totalWarps != state.numWarps)
+      // entry; ptxas must give it exactly that many. A kernel's maxnreg=
+      // caps it.
+      if (totalWarps != state.numWarps || getMaxRegisters(state.module))
         llvmFunc->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                           rewriter.getI32IntegerAttr(
-                              getEntryRegisters(threads)));
+                              getEntryRegisters(state.module, threads)));
     } else {
       llvmFunc.setLinkage(LLVM::Linkage::Internal);
     }

@@ -84,7 +84,8 @@ void tkgpu::lowerWarpSpecializeOps(ModuleOp module) {
   for (WarpSpecializeOp split : splits) {
     Location loc = split.getLoc();
     unsigned numWarps = getNumWarps(split);
-    unsigned entryRegisters = getEntryRegisters(getTotalNumWarps(split) * 32);
+    unsigned entryRegisters =
+        getEntryRegisters(split, getTotalNumWarps(split) * 32);
     unsigned producerRegisters = split.getProducerRegisters();
     unsigned consumerRegisters = split.getConsumerRegisters();
     Block *before = split->getBlock();

@@ -48,6 +48,7 @@ IRGenOptions CompileOptions::getIRGenOptions() const {
   result.defines = defines;
   result.numWarps = numWarps;
   result.numStages = numStages;
+  result.maxRegisters = maxRegisters;
   result.autotuneConfig = autotuneConfig;
   result.assumptions = assumptions;
   result.assumeAlignedPointers = assumeAlignedPointers;
@@ -63,6 +64,12 @@ std::string checkNumWarps(long long value) {
 std::string checkNumStages(long long value) {
   if (value < 1 || value > 8)
     return "--num-stages must be between 1 and 8";
+  return "";
+}
+
+std::string checkMaxRegisters(long long value) {
+  if (value < 24 || value > 256 || value % 8 != 0)
+    return "--maxnreg must be a multiple of 8 between 24 and 256";
   return "";
 }
 

@@ -52,6 +52,10 @@ struct CompileOptions {
   /// Frontend.h).
   std::optional<unsigned> numWarps;
   std::optional<unsigned> numStages;
+  /// --maxnreg: registers per thread at most (the kernel's maxnreg=,
+  /// Triton's option): ptxas' cap, and with warp specialization the pool
+  /// the partitions share, so that more programs fit on an SM.
+  std::optional<unsigned> maxRegisters;
   /// Which @autotune config provides values -D leaves unset (default the
   /// first).
   unsigned autotuneConfig = 0;
@@ -87,6 +91,7 @@ struct CompileOptions {
 /// an empty string when the value is fine.
 std::string checkNumWarps(long long value);
 std::string checkNumStages(long long value);
+std::string checkMaxRegisters(long long value);
 std::string checkArch(const std::string &arch);
 
 } // namespace tk

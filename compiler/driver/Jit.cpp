@@ -129,6 +129,7 @@ CompileOptions makeCompileOptions(const KernelSource &source,
   result.defines = options.defines;
   result.numWarps = options.numWarps;
   result.numStages = options.numStages;
+  result.maxRegisters = options.maxRegisters;
   result.autotuneConfig = options.autotuneConfig;
   result.arch = options.arch;
   result.assumptions = options.assumptions;
@@ -322,6 +323,7 @@ llvm::Expected<std::string> jit::computeCacheKey(const KernelSource &source,
   };
   key.add("num-warps", orUnset(options.numWarps));
   key.add("num-stages", orUnset(options.numStages));
+  key.add("maxnreg", orUnset(options.maxRegisters));
   key.add("autotune-config", options.autotuneConfig);
   key.add("arch", options.arch);
   return key.getKey();

@@ -55,6 +55,8 @@ struct JitOptions {
   /// Unset: the @kernel(...) or @autotune config value, else 4 and 3.
   std::optional<unsigned> numWarps;
   std::optional<unsigned> numStages;
+  /// maxnreg (CompileOptions::maxRegisters); unset: the kernel's own.
+  std::optional<unsigned> maxRegisters;
   /// Which @autotune config supplies constexprs the defines leave unset.
   unsigned autotuneConfig = 0;
   std::string arch = "sm_90a";

@@ -22,7 +22,8 @@
 // Precedence of settings: for constexprs, -D beats the selected @autotune
 // config, which beats the parameter's default; for num_warps/num_stages,
 // the command line beats the selected @autotune config, which beats
-// @kernel(num_warps=..., num_stages=...), which beats the defaults 4 and 3.
+// @kernel(num_warps=..., num_stages=...), which beats the defaults 4 and 3;
+// maxnreg likewise, recorded as tk.maxnreg only when one of them sets it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -240,6 +241,11 @@ static bool isValidNumWarps(int64_t value) {
   return value >= 1 && value <= 16 && (value & (value - 1)) == 0;
 }
 
+/// What setmaxnreg can move: multiples of 8 from 24 to 256.
+static bool isValidMaxRegisters(int64_t value) {
+  return value >= 24 && value <= 256 && value % 8 == 0;
+}
+
 KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
   KernelConfig config;
   std::set<std::string> constexprNames, paramNames;
@@ -266,6 +272,9 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
                      std::to_string(n));
     if (key == "num_ctas" && n != 1)
       error(loc, "num_ctas other than 1 is not supported");
+    if (key == "maxnreg" && !isValidMaxRegisters(n))
+      error(loc, "maxnreg must be a multiple of 8 between 24 and 256, got " +
+                     std::to_string(n));
     return unsigned(n);
   };
 
@@ -284,8 +293,8 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
     return name;
   };
 
-  std::optional<unsigned> decoratorWarps, decoratorStages;
-  std::optional<unsigned> configWarps, configStages;
+  std::optional<unsigned> decoratorWarps, decoratorStages, decoratorMaxnreg;
+  std::optional<unsigned> configWarps, configStages, configMaxnreg;
   for (const ast::Decorator &decorator : kernel.decorators) {
     std::string base = getDecoratorBaseName(decorator.name);
     if (base == "kernel" || base == "jit") {
@@ -298,6 +307,11 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
           Value value = evaluateConstant(*kw.value, kw.name);
           unsigned n = readLaunchSetting(kw.name, value, kw.value->loc);
           (kw.name == "num_warps" ? decoratorWarps : decoratorStages) = n;
+          continue;
+        }
+        if (kw.name == "maxnreg") {
+          Value value = evaluateConstant(*kw.value, kw.name);
+          decoratorMaxnreg = readLaunchSetting(kw.name, value, kw.value->loc);
           continue;
         }
         if (kw.name == "do_not_specialize") {
@@ -322,7 +336,8 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
           continue; // Triton options with no meaning here.
         error(kw.loc, "unknown argument '" + kw.name + "' of @" +
                           decorator.name + " (expected num_warps, "
-                                           "num_stages or do_not_specialize)");
+                                           "num_stages, maxnreg or "
+                                           "do_not_specialize)");
       }
       continue;
     }
@@ -387,10 +402,8 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
           const ast::KeywordArg &kw = *kwPointer;
           Value value = evaluateConstant(*kw.value, "a Config value");
           if (kw.name == "num_warps" || kw.name == "num_stages" ||
-              kw.name == "num_ctas") {
+              kw.name == "num_ctas" || kw.name == "maxnreg") {
             readLaunchSetting(kw.name, value, kw.value->loc);
-          } else if (kw.name == "maxnreg") {
-            // A register cap: accepted, not used yet.
           } else if (!constexprNames.count(kw.name)) {
             std::string message = "Config sets '" + kw.name +
                                    "', which is not a constexpr parameter "
@@ -417,6 +430,8 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
           configWarps = unsigned(value.getInt());
         else if (name == "num_stages")
           configStages = unsigned(value.getInt());
+        else if (name == "maxnreg")
+          configMaxnreg = unsigned(value.getInt());
         else if (constexprNames.count(name))
           config.autotuneValues[name] = value;
       }
@@ -435,6 +450,12 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
       configWarps.value_or(decoratorWarps.value_or(4)));
   config.numStages = options.numStages.value_or(
       configStages.value_or(decoratorStages.value_or(3)));
+  if (options.maxRegisters)
+    config.maxRegisters = options.maxRegisters;
+  else if (configMaxnreg)
+    config.maxRegisters = configMaxnreg;
+  else
+    config.maxRegisters = decoratorMaxnreg;
   return config;
 }
 
@@ -680,6 +701,9 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
                                     b.getI32IntegerAttr(config.numWarps));
   moduleOp->getOperation()->setAttr("tk.num_stages",
                                     b.getI32IntegerAttr(config.numStages));
+  if (config.maxRegisters)
+    moduleOp->getOperation()->setAttr(
+        "tk.maxnreg", b.getI32IntegerAttr(*config.maxRegisters));
   moduleOp->getOperation()->setAttr("tk.source",
                                     b.getStringAttr(fileName.getValue()));
 }

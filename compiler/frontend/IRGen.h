@@ -55,6 +55,8 @@ struct IRGenOptions {
   /// those (or the defaults 4 and 3) in place.
   std::optional<unsigned> numWarps;
   std::optional<unsigned> numStages;
+  /// Overrides the kernel's maxnreg= (registers per thread at most).
+  std::optional<unsigned> maxRegisters;
   /// Which @autotune config supplies constexpr values that -D leaves unset.
   unsigned autotuneConfig = 0;
   std::vector<ArgAssumption> assumptions;

@@ -93,6 +93,8 @@ private:
 struct KernelConfig {
   unsigned numWarps = 4;
   unsigned numStages = 3;
+  /// maxnreg= (registers per thread at most), when set.
+  std::optional<unsigned> maxRegisters;
   /// Values from the selected @autotune config, by constexpr name.
   std::map<std::string, Value> autotuneValues;
   /// Every @autotune config, for the tk.autotune attribute.

@@ -283,10 +283,20 @@ unsigned mlir::tkgpu::getTotalNumWarps(Operation *op) {
   return getNumWarps(module);
 }
 
-unsigned mlir::tkgpu::getEntryRegisters(unsigned threads) {
+unsigned mlir::tkgpu::getMaxRegisters(Operation *op) {
+  ModuleOp module = getEnclosingModule(op);
+  auto attr = module ? module->getAttrOfType<IntegerAttr>("tk.maxnreg")
+                     : IntegerAttr();
+  return attr ? attr.getInt() : 0;
+}
+
+unsigned mlir::tkgpu::getEntryRegisters(Operation *op, unsigned threads) {
   constexpr unsigned kRegistersPerSm = 65536;
   unsigned share = threads ? kRegistersPerSm / threads : 248;
-  return std::min(248u, share / 8 * 8);
+  unsigned cap = 248;
+  if (unsigned maxnreg = getMaxRegisters(op))
+    cap = std::min(cap, maxnreg);
+  return std::min(cap, share / 8 * 8);
 }
 
 unsigned mlir::tkgpu::getThreadsPerWarp(Operation *op) {

@@ -133,8 +133,11 @@ unsigned getNumWarps(Operation *op);
 unsigned getTotalNumWarps(Operation *op);
 /// The registers per thread a kernel of `threads` threads may hold when it
 /// starts: its share of the SM's 64K, a multiple of 8 (setmaxnreg's unit),
-/// at most 248 (PTX allows 255).
-unsigned getEntryRegisters(unsigned threads);
+/// at most 248 (PTX allows 255) and at most the module's `tk.maxnreg`
+/// (the kernel's maxnreg=, a cap that lets more programs share an SM).
+unsigned getEntryRegisters(Operation *op, unsigned threads);
+/// The module's `tk.maxnreg`; 0 when absent.
+unsigned getMaxRegisters(Operation *op);
 /// `tkgpu.threads_per_warp`; 32 when absent.
 unsigned getThreadsPerWarp(Operation *op);
 /// `tkgpu.target`, e.g. "sm_90a"; empty when absent.

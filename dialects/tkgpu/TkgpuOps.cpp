@@ -310,7 +310,7 @@ LogicalResult WarpSpecializeOp::verify() {
                        "tkgpu.total_num_warps = num_warps + 4, got ")
            << numWarps << " and " << totalWarps;
   unsigned threads = totalWarps * 32;
-  uint64_t pool = uint64_t(getEntryRegisters(threads)) * threads;
+  uint64_t pool = uint64_t(getEntryRegisters(*this, threads)) * threads;
   uint64_t asked = uint64_t(getConsumerRegisters()) * numWarps * 32 +
                    uint64_t(getProducerRegisters()) * 128;
   if (asked > pool)

@@ -62,6 +62,12 @@ static cl::opt<std::string>
               cl::desc("Software pipelining depth (overrides the "
                        "kernel's own)"),
               cl::value_desc("N"), cl::cat(tkcCategory));
+static cl::opt<std::string>
+    maxRegisters("maxnreg",
+                 cl::desc("Registers per thread at most, a multiple of 8 "
+                          "from 24 to 256 (overrides the kernel's "
+                          "maxnreg=)"),
+                 cl::value_desc("N"), cl::cat(tkcCategory));
 static cl::opt<std::string> arch("arch",
                                  cl::desc("Target GPU: sm_90a or sm_80"),
                                  cl::value_desc("arch"), cl::init("sm_90a"),
@@ -119,6 +125,7 @@ static int emitHeader(const tk::CompileOptions &options) {
   jit.defines = options.defines;
   jit.numWarps = options.numWarps;
   jit.numStages = options.numStages;
+  jit.maxRegisters = options.maxRegisters;
   jit.autotuneConfig = options.autotuneConfig;
   jit.arch = options.arch;
   jit.useCache = false;
@@ -292,6 +299,12 @@ int main(int argc, char **argv) {
     if (!problem.empty())
       return fail(problem);
     options.numStages = unsigned(parseCount(numStages));
+  }
+  if (maxRegisters.getNumOccurrences()) {
+    std::string problem = tk::checkMaxRegisters(parseCount(maxRegisters));
+    if (!problem.empty())
+      return fail(problem);
+    options.maxRegisters = unsigned(parseCount(maxRegisters));
   }
   if (std::string problem = tk::checkArch(arch); !problem.empty())
     return fail(problem);

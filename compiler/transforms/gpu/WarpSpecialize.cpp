@@ -192,9 +192,9 @@ FailureOr<ProducerInputs> collectProducerInputs(Nest &nest,
 
 /// The consumers' register count: what the program holds, less the
 /// producer's, shared by the consumer threads.
-unsigned getConsumerRegisters(unsigned numWarps) {
+unsigned getConsumerRegisters(ModuleOp module, unsigned numWarps) {
   unsigned threads = (numWarps + kProducerWarps) * 32;
-  unsigned pool = getEntryRegisters(threads) * threads;
+  unsigned pool = getEntryRegisters(module, threads) * threads;
   unsigned share = (pool - kProducerRegisters * kProducerWarps * 32) /
                    (numWarps * 32);
   return std::min(256u, share / 8 * 8);
@@ -405,7 +405,8 @@ FailureOr<TmaLoopPlan> planWarpSpecialization(Nest &nest, unsigned numStages,
 /// loop only when there is one) into one tkgpu.warp_specialize.
 void warpSpecialize(MutableArrayRef<Nest> nests,
                     MutableArrayRef<TmaLoopPlan> plans,
-                    ProducerInputs &inputs, unsigned numWarps) {
+                    ProducerInputs &inputs, unsigned numWarps,
+                    ModuleOp module) {
   scf::ForOp tiles = nests.front().tiles;
   Operation *first = nests.front().outermost();
   Location loc = nests.front().loop.getLoc();
@@ -437,7 +438,7 @@ void warpSpecialize(MutableArrayRef<Nest> nests,
   Value full = allocateSlotBarriers(b, plan, 1);
   Value empty = allocateSlotBarriers(b, plan, numWarps);
   auto split = WarpSpecializeOp::create(b, loc, kProducerRegisters,
-                                        getConsumerRegisters(numWarps));
+                                        getConsumerRegisters(module, numWarps));
 
   // The producer: the fills of every iteration (of every tile, of every
   // loop).
@@ -610,7 +611,7 @@ struct WarpSpecializePass
           ignore(nest.loop, why);
         continue;
       }
-      warpSpecialize(nests, plans, *inputs, numWarps);
+      warpSpecialize(nests, plans, *inputs, numWarps, module);
       specialized = true;
     }
     if (specialized)

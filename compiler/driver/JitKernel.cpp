@@ -205,6 +205,7 @@ static std::shared_ptr<KernelState> makeState(const Context &context,
   jit.defines = options.defines;
   jit.numWarps = options.numWarps;
   jit.numStages = options.numStages;
+  jit.maxRegisters = options.maxRegisters;
   jit.useCache = options.useCache;
   jit.toolName = "tk";
   if (!options.cacheDir.empty()) {

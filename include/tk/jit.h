@@ -60,6 +60,9 @@ struct KernelOptions {
   /// Unset: the @kernel(...) / @autotune config value, else 4 and 3.
   std::optional<unsigned> numWarps;
   std::optional<unsigned> numStages;
+  /// Registers per thread at most (Triton's maxnreg), a multiple of 8
+  /// from 24 to 256; unset: the kernel's maxnreg=, else none.
+  std::optional<unsigned> maxRegisters;
   /// Empty: from the device (sm_90a on compute capability 9.0, sm_80 on
   /// 8.x, sm_80 PTX elsewhere); ignored by the interpreter.
   std::string arch;

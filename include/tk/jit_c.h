@@ -41,6 +41,8 @@ typedef struct tk_jit_options {
   int autotune_warmup;  /* 0: 2 */
   int autotune_repeats; /* 0: 10 */
   int compile_threads;  /* 0: one per core */
+  int maxnreg;          /* 0: @kernel / @autotune value, else none; a
+                           multiple of 8 from 24 to 256 */
 } tk_jit_options;
 
 /* Reads the kernel's signature; compiles at the first launch. kernel_name

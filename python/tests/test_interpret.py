@@ -69,6 +69,20 @@ class InterpretTest(unittest.TestCase):
             x, y, out, n, BLOCK=128)
         np.testing.assert_array_equal(out, x + y)
 
+    def test_maxnreg_launch_option(self):
+        # maxnreg= at launch, as in Triton: a register cap for the GPU
+        # (the interpreter runs the same kernel); a value setmaxnreg
+        # cannot move is refused with the reason.
+        add = tk.kernel(ADD, "add")
+        n = 100
+        x = self.rng.standard_normal(n).astype(np.float32)
+        out = np.zeros(n, np.float32)
+        add[(1,)](x, x, out, n, BLOCK=128, num_warps=4, maxnreg=128)
+        np.testing.assert_array_equal(out, x + x)
+        with self.assertRaisesRegex(tk.TkError, "maxnreg must be a multiple "
+                                    "of 8 between 24 and 256, got 100"):
+            add[(1,)](x, x, out, n, BLOCK=128, maxnreg=100)
+
     def test_decorator_and_file(self):
         @tk.kernel(ADD)
         def add(x, y, out, n, BLOCK=64):

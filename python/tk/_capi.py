@@ -48,7 +48,8 @@ class Options(ctypes.Structure):
                 ("quiet", ctypes.c_int),
                 ("autotune_warmup", ctypes.c_int),
                 ("autotune_repeats", ctypes.c_int),
-                ("compile_threads", ctypes.c_int)]
+                ("compile_threads", ctypes.c_int),
+                ("maxnreg", ctypes.c_int)]
 
 
 GRID_FN = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p,

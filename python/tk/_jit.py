@@ -151,11 +151,12 @@ class _Handle:
     there, as Triton loads a kernel lazily per device."""
 
     def __init__(self, function, interpret_mode, defines, num_warps,
-                 num_stages, first_device):
+                 num_stages, first_device, maxnreg=None):
         self.function = function
         self.interpret = interpret_mode
         self.defines = defines
         self.num_warps, self.num_stages = num_warps, num_stages
+        self.maxnreg = maxnreg
         self.per_device = {}
         # The library the kernels are destroyed through: the one that
         # created them.
@@ -200,6 +201,7 @@ class _Handle:
         options.num_defines = len(encoded)
         options.num_warps = self.num_warps or 0
         options.num_stages = self.num_stages or 0
+        options.maxnreg = self.maxnreg or 0
         options.quiet = int(function.quiet)
         handle = ctypes.c_void_p()
         _capi.check(lib.tk_jit_kernel_from_source(
@@ -380,9 +382,9 @@ class JITFunction:
         self.run(*args, grid=grid, **kwargs)
 
     def _handle(self, interpret_mode, constexprs, num_warps, num_stages,
-                device_index):
+                device_index, maxnreg=None):
         key = (interpret_mode, tuple(sorted(constexprs.items())), num_warps,
-               num_stages)
+               num_stages, maxnreg)
         handle = self._handles.get(key)
         if handle is None:
             with self._lock:
@@ -391,23 +393,26 @@ class JITFunction:
                     defines = [(n, _define_text(n, v))
                                for n, v in sorted(constexprs.items())]
                     handle = _Handle(self, interpret_mode, defines,
-                                     num_warps, num_stages, device_index)
+                                     num_warps, num_stages, device_index,
+                                     maxnreg)
                     handle.constexprs = constexprs
                     self._handles[key] = handle
         return handle
 
     def run(self, *args, grid, **kwargs):
         """The general launch: any argument kind, with the messages.
-        Keyword arguments: the constexprs, num_warps and num_stages."""
+        Keyword arguments: the constexprs, num_warps, num_stages and
+        maxnreg."""
         call_key = tuple(kwargs.items())
         num_warps = kwargs.pop("num_warps", None)
         num_stages = kwargs.pop("num_stages", None)
+        maxnreg = kwargs.pop("maxnreg", None)
         interpret_mode = bool(_package.interpret or self._interpret_env)
         index = 0 if interpret_mode else _device_index(args)
         constexprs = dict(self.defaults)
         constexprs.update(kwargs)
         handle = self._handle(interpret_mode, constexprs, num_warps,
-                              num_stages, index)
+                              num_stages, index, maxnreg)
         constexprs = handle.constexprs
         if len(args) != len(handle.params):
             raise TypeError("kernel '%s' takes %d arguments %s, got %d "

@@ -86,9 +86,12 @@ def TkgpuWarpSpecialize : Pass<"tkgpu-warp-specialize", "::mlir::ModuleOp"> {
     tkgpu.warp_specialize: an extra warp group issues the TMA loads of
     every iteration into num_stages slots, the module's warps wait for
     each slot, run the dots and the rest of the kernel, and free the slot
-    (full and empty mbarriers per slot). Sets tkgpu.total_num_warps. A
+    (full and empty mbarriers per slot). Marked loops one after another
+    in the kernel's body (attention's two key loops) share one
+    warp_specialize and one set of slots. Sets tkgpu.total_num_warps. A
     marked loop it cannot rewrite gets a warning and is left to
-    tkgpu-pipeline. A loop's `tk.num_stages` overrides the option.
+    tkgpu-pipeline. A loop's `tk.num_stages` overrides the option (the
+    first marked loop's holds for the later ones).
   }];
   let options = [
     Option<"numStages", "num-stages", "unsigned", "3",

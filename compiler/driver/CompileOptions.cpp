@@ -69,7 +69,8 @@ std::string checkNumStages(long long value) {
 
 std::string checkMaxRegisters(long long value) {
   if (value < 24 || value > 256 || value % 8 != 0)
-    return "--maxnreg must be a multiple of 8 between 24 and 256";
+    return "maxnreg must be a multiple of 8 between 24 and 256, got " +
+           std::to_string(value);
   return "";
 }
 

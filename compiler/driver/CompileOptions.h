@@ -91,6 +91,7 @@ struct CompileOptions {
 /// an empty string when the value is fine.
 std::string checkNumWarps(long long value);
 std::string checkNumStages(long long value);
+/// Without the "--": the JIT's KernelOptions::maxRegisters says it too.
 std::string checkMaxRegisters(long long value);
 std::string checkArch(const std::string &arch);
 

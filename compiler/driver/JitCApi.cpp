@@ -60,16 +60,10 @@ jit::KernelOptions toKernelOptions(const tk_jit_options *options) {
   }
   if (options->num_warps < 0 || options->num_stages < 0 ||
       options->autotune_warmup < 0 || options->autotune_repeats < 0 ||
-      options->compile_threads < 0)
+      options->compile_threads < 0 || options->maxnreg < 0)
     throw Error("tk_jit_options: a count is negative");
-  if (options->maxnreg) {
-    if (options->maxnreg < 24 || options->maxnreg > 256 ||
-        options->maxnreg % 8 != 0)
-      throw Error("tk_jit_options: maxnreg must be a multiple of 8 between "
-                  "24 and 256, got " +
-                  std::to_string(options->maxnreg));
+  if (options->maxnreg) // checked with the other KernelOptions (makeState)
     result.maxRegisters = unsigned(options->maxnreg);
-  }
   if (options->num_warps)
     result.numWarps = unsigned(options->num_warps);
   if (options->num_stages)

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "tk/jit.h"
 
+#include "compiler/driver/CompileOptions.h"
 #include "compiler/driver/CompilerVersion.h"
 #include "compiler/driver/JitRuntime.h"
 #include "compiler/driver/JitSignature.h"
@@ -173,6 +174,10 @@ static std::shared_ptr<KernelState> makeState(const Context &context,
                                              KernelSource source,
                                              const std::string &name,
                                              KernelOptions options) {
+  if (options.maxRegisters)
+    if (std::string problem = checkMaxRegisters(*options.maxRegisters);
+        !problem.empty())
+      throw Error(problem);
   auto state = std::make_shared<KernelState>(context);
   auto signature = readKernelSignature(source, name, "tk");
   if (!signature)

@@ -303,7 +303,7 @@ int main(int argc, char **argv) {
   if (maxRegisters.getNumOccurrences()) {
     std::string problem = tk::checkMaxRegisters(parseCount(maxRegisters));
     if (!problem.empty())
-      return fail(problem);
+      return fail("--" + problem);
     options.maxRegisters = unsigned(parseCount(maxRegisters));
   }
   if (std::string problem = tk::checkArch(arch); !problem.empty())

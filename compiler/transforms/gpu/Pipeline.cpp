@@ -439,21 +439,27 @@ void tkgpu::waitForCarriedDots(OpBuilder &b, scf::ForOp loop,
   // `wgmma.wait_group 1` retires when two such waits alternate around the
   // loop (C7514 again), and the dot issued before the reader (S of the
   // next block) has run under the softmax by then.
-  SmallVector<std::pair<unsigned, WarpGroupDotOp>> carried;
+  struct Carried {
+    unsigned number;
+    WarpGroupDotOp dot;
+    bool atEnd;
+  };
+  SmallVector<Carried> carried;
   bool anyAtEnd = false;
   for (auto [number, value] : llvm::enumerate(yields)) {
     auto dot = value.getDefiningOp<WarpGroupDotOp>();
     if (!dot || dot->getBlock() != body)
       continue;
-    carried.push_back({unsigned(number), dot});
-    anyAtEnd |= isReadAfter(body, loop.getRegionIterArg(number), dot);
+    bool atEnd = isReadAfter(body, loop.getRegionIterArg(number), dot);
+    carried.push_back({unsigned(number), dot, atEnd});
+    anyAtEnd |= atEnd;
   }
-  for (auto [number, dot] : carried) {
-    Value arg = loop.getRegionIterArg(number);
-    if (isReadAfter(body, arg, dot))
-      waitAtEnd(b, body, dot, number);
+  for (const Carried &entry : carried) {
+    if (entry.atEnd)
+      waitAtEnd(b, body, entry.dot, entry.number);
     else
-      waitBeforeFirstUse(b, body, arg, /*retireAll=*/anyAtEnd);
+      waitBeforeFirstUse(b, body, loop.getRegionIterArg(entry.number),
+                         /*retireAll=*/anyAtEnd);
   }
 }
 

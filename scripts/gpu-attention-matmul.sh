@@ -10,29 +10,15 @@ export PYTHONUNBUFFERED=1 PATH=$PATH:/usr/local/cuda/bin
 # (bench/gpu/build_*_kernels.sh) and .carry/triton_ref.py.
 # Usage: OUT=DIR bash scripts/gpu-attention-matmul.sh a|b
 K=.carry/kernels
+if [ "$1" = a ]; then
+  exec bash scripts/gpu-attention-ws.sh $K/attention $K/attention '^$' $K/attention_bwd
+fi
 L=$OUT/logs; mkdir -p $L
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"
-if [ "$1" = a ]; then
-timeout 150 python3 bench/gpu/attention_gpu.py $K/attention $OUT --quick > $L/attention.log 2>&1
-echo "fwd exit $?"; grep -E "TFLOP/s|FAIL|passed" $L/attention.log
-timeout 100 python3 bench/gpu/triton_ref_attention.py .carry/triton_ref.py $OUT > $L/ref.log 2>&1
-echo "ref exit $?"
-python3 - "$OUT/anchors.json" <<'PY'
-import json, sys
-for k, v in json.load(open(sys.argv[1]))["attention_TFLOPs"].items():
-    print(k, {a: (round(b, 1) if isinstance(b, float) else b) for a, b in v.items() if not a.endswith("relerr")})
-PY
-for tool in racecheck synccheck; do
-  (cd bench/gpu && timeout 200 compute-sanitizer --tool $tool --error-exitcode 3 python3 attention_sanitize.py \
-    "../../$K/attention" "../../$K/attention_bwd") > $L/attention-$tool.log 2>&1
-  echo "attention $tool exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sanitize harness|FAIL' $L/attention-$tool.log | head -5 | tr '\n' ' ')"
-done
-else
 timeout 250 python3 bench/gpu/attention_bwd_gpu.py $K/attention_bwd $OUT > $L/attention_bwd.log 2>&1
 echo "bwd exit $?"; grep -E "backward|FAIL|passed" $L/attention_bwd.log | head -30
 timeout 200 python3 bench/gpu/matmul_gpu.py $K/matmul $OUT --quick > $L/matmul.log 2>&1
 echo "matmul exit $?"; grep -vE "^    " $L/matmul.log | head -30
-fi
 tar czf $OUT/logs.tgz -C $OUT logs && rm -rf $L
 ls $OUT

@@ -3,8 +3,9 @@
 # against SDPA and timed (N = 16384 too for those LONG matches), Triton's
 # FA2 and PyTorch's SDPA in the same call (triton_ref.py's attention
 # section), then compute-sanitizer racecheck and synccheck over the
-# variants in SANDIR.
-# Usage: OUT=DIR bash scripts/gpu-attention-ws.sh DIR SANDIR [LONG]
+# forward variants in SANDIR and the backward ones in BWDDIR (none when
+# left out). scripts/gpu-attention-matmul.sh a is this on every kernel.
+# Usage: OUT=DIR bash scripts/gpu-attention-ws.sh DIR SANDIR [LONG [BWDDIR]]
 export PYTHONUNBUFFERED=1 PATH=$PATH:/usr/local/cuda/bin
 L=$OUT/logs; mkdir -p $L; mkdir -p .carry/kernels/empty
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u
@@ -18,8 +19,8 @@ import json
 for k, v in json.load(open('$OUT/anchors.json'))['attention_TFLOPs'].items():
     print(k, {a: (round(b, 1) if isinstance(b, float) else b) for a, b in v.items() if not a.endswith('relerr')})"
 for tool in racecheck synccheck; do
-  (cd bench/gpu && timeout 100 compute-sanitizer --tool $tool --error-exitcode 3 python3 attention_sanitize.py \
-    "../../$2" ../../.carry/kernels/empty) > $L/attention-$tool.log 2>&1
+  (cd bench/gpu && timeout 200 compute-sanitizer --tool $tool --error-exitcode 3 python3 attention_sanitize.py \
+    "../../$2" "../../${4:-.carry/kernels/empty}") > $L/attention-$tool.log 2>&1
   echo "attention $tool exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|sanitize harness|FAIL' $L/attention-$tool.log | head -5 | tr '\n' ' ')"
 done
 tar czf $OUT/logs.tgz -C $OUT logs && rm -rf $L

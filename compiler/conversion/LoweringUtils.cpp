@@ -177,7 +177,9 @@ void tkgpu::createBarrier(OpBuilder &b, Location loc) {
           : getNumWarps(getPartitionRegion(block)->getParentOp()) * 32;
   NVVM::BarrierOp::create(
       b, loc, TypeRange{},
-      createI32(b, loc, partition == Partition::Producer ? 2 : 1),
+      createI32(b, loc,
+                partition == Partition::Producer ? kProducerBarrierId
+                                                 : kConsumerBarrierId),
       createI32(b, loc, threads), NVVM::BarrierReductionAttr(), Value());
 }
 

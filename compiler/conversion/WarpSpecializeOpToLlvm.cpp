@@ -22,6 +22,10 @@
 //    ^consumer: ... llvm.br ^after
 //    ^after: the rest of the function
 //
+// The ops that schedule warp groups (tkgpu-pingpong's) lower here too:
+// warp_group_id to tid.x / 128, named_barrier_sync/arrive to bar.sync and
+// bar.arrive with their id and count.
+//
 // setmaxnreg is executed by every warp of a warp group (as PTX requires);
 // the producer region then runs on the group's first warp alone. The
 // consumers' count is only an increase when it exceeds the program's
@@ -65,6 +69,53 @@ struct WarpSpecializeConversion : OpConversionPattern<WarpSpecializeOp> {
   }
 };
 
+/// tid.x / 128: compute warps 0-3 are group 0, 4-7 group 1.
+struct WarpGroupIdConversion : OpConversionPattern<WarpGroupIdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(WarpGroupIdOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value tid = getThreadId(rewriter, loc);
+    rewriter.replaceOpWithNewOp<LLVM::LShrOp>(op, tid,
+                                              createI32(rewriter, loc, 7));
+    return success();
+  }
+};
+
+/// bar.sync id, count: its id is not a constant below
+/// kFirstSchedulingBarrierId, which is how tk-llvm-prune-barriers tells
+/// it from a CTA barrier.
+struct NamedBarrierSyncConversion : OpConversionPattern<NamedBarrierSyncOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NamedBarrierSyncOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::BarrierOp::create(
+        rewriter, loc, TypeRange{}, adaptor.getId(),
+        createI32(rewriter, loc, op.getNumThreads()),
+        NVVM::BarrierReductionAttr(), Value());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// bar.arrive id, count.
+struct NamedBarrierArriveConversion
+    : OpConversionPattern<NamedBarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NamedBarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    NVVM::BarrierArriveOp::create(rewriter, loc, adaptor.getId(),
+                                  createI32(rewriter, loc, op.getNumThreads()));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tkgpu::populateWarpSpecializeOpToLlvmPatterns(
@@ -75,7 +126,9 @@ void tkgpu::populateWarpSpecializeOpToLlvmPatterns(
         return hasLegalBlockArguments(op, converter);
       });
   target.addLegalOp<WarpYieldOp>();
-  patterns.add<WarpSpecializeConversion>(converter, &converter.getContext());
+  patterns.add<WarpSpecializeConversion, WarpGroupIdConversion,
+               NamedBarrierSyncConversion, NamedBarrierArriveConversion>(
+      converter, &converter.getContext());
 }
 
 void tkgpu::lowerWarpSpecializeOps(ModuleOp module) {

@@ -20,7 +20,8 @@ namespace mlir::tkgpu {
 
 /// During the conversion to LLVM, tkgpu.warp_specialize stays (its
 /// regions' block arguments converted) so that the ops inside know their
-/// partition (getPartition); warp_yield stays legal.
+/// partition (getPartition); warp_yield stays legal. Also warp_group_id and
+/// the named barriers (bar.sync / bar.arrive).
 void populateWarpSpecializeOpToLlvmPatterns(LLVMTypeConverter &converter,
                                             ConversionTarget &target,
                                             RewritePatternSet &patterns);

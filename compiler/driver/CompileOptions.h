@@ -63,6 +63,9 @@ struct CompileOptions {
   std::string arch = "sm_90a";
   /// --mma=v2: 2 keeps mma.sync on sm_90a; 0: the best the target has.
   unsigned mmaVersion = 0;
+  /// --no-pingpong: false leaves two consumer warp groups unscheduled
+  /// (tkgpu-pingpong), to measure what the schedule gives.
+  bool pingPong = true;
   /// --assume NAME=16 / NAME=1.
   std::vector<ArgAssumption> assumptions;
   /// --assume-aligned-pointers: every pointer argument is 16-byte aligned.

@@ -9,7 +9,7 @@
 
 void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
                             int numStages, llvm::StringRef arch,
-                            unsigned mmaVersion) {
+                            unsigned mmaVersion, bool pingPong) {
   mlir::tkgpu::ConvertTkToTkgpuOptions options;
   options.numWarps = numWarps;
   options.threadsPerWarp = 32;
@@ -50,4 +50,7 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   // Last: offsets and barriers for the ops as they will be lowered.
   pm.addPass(mlir::tkgpu::createTkgpuAllocateSharedMemory());
   pm.addPass(mlir::tkgpu::createTkgpuMembar());
+  // After membar: it must see every CTA barrier the consumers will wait at.
+  if (tma && pingPong)
+    pm.addPass(mlir::tkgpu::createTkgpuPingPong());
 }

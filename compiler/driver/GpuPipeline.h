@@ -15,9 +15,11 @@ namespace tk {
 /// canonicalize, cse. `pm` must be a module pass manager; `numStages` is
 /// the software-pipelining depth of loops feeding a dot (1: none); `arch`
 /// is e.g. "sm_90a" or "sm_80"; `mmaVersion` 2 keeps mma.sync on sm_90a
-/// (0: wgmma where the shapes allow).
+/// (0: wgmma where the shapes allow); `pingPong` false leaves out
+/// tkgpu-pingpong (an ablation switch: tkc --no-pingpong).
 void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps, int numStages,
-                        llvm::StringRef arch, unsigned mmaVersion = 0);
+                        llvm::StringRef arch, unsigned mmaVersion = 0,
+                        bool pingPong = true);
 
 } // namespace tk
 

@@ -76,7 +76,8 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
                                [&](mlir::OpPassManager &pm) {
                                  buildTkgpuPipeline(pm, numWarps, numStages,
                                                     options.arch,
-                                                    options.mmaVersion);
+                                                    options.mmaVersion,
+                                                    options.pingPong);
                                })))
     return mlir::failure();
   if (emit == EmitKind::TkGpu)

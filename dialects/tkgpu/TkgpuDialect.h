@@ -11,6 +11,7 @@
 
 #include "dialects/tk/TkDialect.h"
 #include "dialects/tkgpu/LinearLayout.h"
+#include "dialects/tkgpu/NamedBarriers.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"

@@ -294,6 +294,34 @@ LogicalResult WarpGroupDotOp::verify() {
 // WarpSpecializeOp
 //===----------------------------------------------------------------------===//
 
+/// A named barrier's id, when constant, must be a scheduling one; its
+/// count a whole number of warps.
+static LogicalResult verifyNamedBarrier(Operation *op, Value id,
+                                        unsigned numThreads) {
+  if (numThreads % 32 != 0)
+    return op->emitOpError("counts whole warps: the thread count must be a "
+                           "multiple of 32, got ")
+           << numThreads;
+  APInt value;
+  if (matchPattern(id, m_ConstantInt(&value)) &&
+      (value.getZExtValue() < kFirstSchedulingBarrierId ||
+       value.getZExtValue() >= kNumNamedBarriers))
+    return op->emitOpError("barrier ids ")
+           << kFirstSchedulingBarrierId << " to " << kNumNamedBarriers - 1
+           << " are free for schedules (lower ones are the CTA's and the "
+              "partitions'), got "
+           << value.getZExtValue();
+  return success();
+}
+
+LogicalResult NamedBarrierSyncOp::verify() {
+  return verifyNamedBarrier(*this, getId(), getNumThreads());
+}
+
+LogicalResult NamedBarrierArriveOp::verify() {
+  return verifyNamedBarrier(*this, getId(), getNumThreads());
+}
+
 LogicalResult WarpSpecializeOp::verify() {
   if (!isa<FunctionOpInterface>((*this)->getParentOp()))
     return emitOpError("must be in a function's body, not nested in other "

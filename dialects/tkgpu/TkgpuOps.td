@@ -334,4 +334,53 @@ def Tkgpu_WarpYieldOp : Tkgpu_Op<"warp_yield", [Pure, Terminator,
   let assemblyFormat = "attr-dict";
 }
 
+//===----------------------------------------------------------------------===//
+// Warp-group scheduling (tkgpu-pingpong)
+//===----------------------------------------------------------------------===//
+
+def Tkgpu_WarpGroupIdOp : Tkgpu_Op<"warp_group_id", [Pure]> {
+  let summary = "the warp group of the executing thread (tid.x / 128)";
+  let description = [{
+    Compute warps 0-3 are group 0, warps 4-7 group 1, and so on. The one
+    per-thread value tkgpu IR has outside tensors: it lets warp groups
+    take different roles in a schedule (tkgpu-pingpong's turns).
+  }];
+  let results = (outs I32:$result);
+  let assemblyFormat = "attr-dict";
+}
+
+class Tkgpu_NamedBarrierOp<string mnemonic, string summaryText>
+    : Tkgpu_Op<mnemonic, [MemoryEffects<[MemRead<Tkgpu_SharedMemory>,
+                                         MemWrite<Tkgpu_SharedMemory>]>]> {
+  let summary = summaryText;
+  let arguments = (ins I32:$id,
+                   ConfinedAttr<I32Attr, [IntPositive]>:$numThreads);
+  let assemblyFormat = "$id `,` $numThreads attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tkgpu_NamedBarrierSyncOp
+    : Tkgpu_NamedBarrierOp<"named_barrier_sync",
+                           "wait at a named barrier (bar.sync id, count)"> {
+  let description = [{
+    The executing warp waits until `numThreads` threads (a multiple of 32)
+    have arrived at barrier `id` (this op or named_barrier_arrive), then
+    the barrier starts counting again. Ids below
+    kFirstSchedulingBarrierId belong to the lowering (CTA and partition
+    barriers); a constant `id` must not be one of them. These barriers
+    order warp groups in a schedule; tk-llvm-prune-barriers neither
+    removes them nor takes them for CTA barriers.
+  }];
+}
+
+def Tkgpu_NamedBarrierArriveOp
+    : Tkgpu_NamedBarrierOp<"named_barrier_arrive",
+                           "arrive at a named barrier without waiting (bar.arrive id, count)"> {
+  let description = [{
+    Counts the executing warp's threads towards barrier `id`'s
+    `numThreads` and goes on: a named_barrier_sync of other warps
+    returns once enough have arrived. Same ids as named_barrier_sync.
+  }];
+}
+
 #endif // TKGPU_OPS_TD

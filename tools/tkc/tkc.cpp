@@ -77,6 +77,11 @@ static cl::opt<std::string>
                cl::desc("Tensor-core instructions: v2 keeps mma.sync on "
                         "sm_90a (default: wgmma where the shapes allow)"),
                cl::value_desc("v2"), cl::cat(tkcCategory));
+static cl::opt<bool> noPingPong(
+    "no-pingpong",
+    cl::desc("Leave two consumer warp groups of a warp-specialized loop "
+             "unscheduled (no FA3 ping-pong turns; for measurements)"),
+    cl::cat(tkcCategory));
 static cl::list<std::string>
     assumptions("assume",
                 cl::desc("Specialize an argument: NAME=16 (divisible by 16 "
@@ -314,6 +319,7 @@ int main(int argc, char **argv) {
       return fail("--mma expects v2, got '" + mmaVersion + "'");
     options.mmaVersion = 2;
   }
+  options.pingPong = !noPingPong;
   if (autotuneConfig.getNumOccurrences()) {
     long long index = parseCount(autotuneConfig);
     if (index < 0)

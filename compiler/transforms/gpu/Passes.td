@@ -102,6 +102,24 @@ def TkgpuWarpSpecialize : Pass<"tkgpu-warp-specialize", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
+def TkgpuPingPong : Pass<"tkgpu-pingpong", "::mlir::ModuleOp"> {
+  let summary = "Make two consumer warp groups take turns at the tensor cores";
+  let description = [{
+    In a tkgpu.warp_specialize whose consumers are two warp groups, each
+    top-level consumer loop with two or more warp_group_dots (attention's
+    QK^T and P @ V) gets FlashAttention-3's ping-pong schedule: named
+    barriers (tkgpu.named_barrier_sync/arrive, one per group) make the
+    groups issue their dots in turn, from an iteration's last dot to the
+    next iteration's first, so that one group's softmax runs while the
+    other's dots do. Runs after tkgpu-membar, which places every CTA
+    barrier: a loop that has one (or an op exchanging data through
+    scratch memory) is left alone, with a remark.
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TkgpuPipeline : Pass<"tkgpu-pipeline", "::mlir::ModuleOp"> {
   let summary = "Multi-buffer the operand loads of dot loops with cp.async";
   let description = [{

@@ -16,7 +16,10 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/llvm/Passes.h"
 
+#include "dialects/tkgpu/NamedBarriers.h"
+
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace mlir::tk {
@@ -67,12 +70,23 @@ bool accessesSharedMemory(Operation *op) {
 }
 
 /// bar.sync 0, or a named barrier of a warp-specialized partition (no
-/// reduction: those return a value someone reads).
+/// reduction: those return a value someone reads). A barrier whose id is
+/// not a constant below kFirstSchedulingBarrierId schedules warp groups
+/// (tkgpu-pingpong's turns): its waits are paired with other groups'
+/// arrives, so removing one would break the pairing, and it orders
+/// memory only towards the waiting threads. It is neither removed nor
+/// taken for a barrier.
 bool isBarrier(Operation &op) {
   if (isa<NVVM::Barrier0Op>(op))
     return true;
   auto named = dyn_cast<NVVM::BarrierOp>(op);
-  return named && !named.getReductionOp();
+  if (!named || named.getReductionOp())
+    return false;
+  if (!named.getBarrierId())
+    return true;
+  APInt id;
+  return matchPattern(named.getBarrierId(), m_ConstantInt(&id)) &&
+         id.getZExtValue() < tkgpu::kFirstSchedulingBarrierId;
 }
 
 void removeRedundantBarriers(LLVM::LLVMFuncOp func) {

@@ -86,3 +86,33 @@ func.func @ws(%desc: !tkgpu.tensor_map, %n: i32, %p: tensor<128x!tk.ptr<f32>, #b
   return
 }
 }
+
+// -----
+
+// The ops of tkgpu-pingpong's schedule: the warp group is tid.x / 128,
+// and the named barriers keep their computed id and count.
+// CHECK: {{//[ ]-----}}
+// CHECK-LABEL: llvm.func @turns(
+// CHECK-DAG: %[[C7:.*]] = llvm.mlir.constant(7 : i32) : i32
+// CHECK-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : i32) : i32
+// CHECK-DAG: %[[C3:.*]] = llvm.mlir.constant(3 : i32) : i32
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[G:.*]] = llvm.lshr %[[TID]], %[[C7]] : i32
+// CHECK: %[[ID:.*]] = llvm.add %[[G]], %[[C3]] : i32
+// CHECK: nvvm.barrier id = %[[ID]] number_of_threads = %[[C256]]
+// CHECK: nvvm.barrier.arrive id = %[[C3]] number_of_threads = %[[C256]]
+module attributes {tkgpu.num_warps = 8 : i32, tkgpu.total_num_warps = 12 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+func.func @turns() attributes {tk.kernel} {
+  tkgpu.warp_specialize producer(registers = 24) {
+    tkgpu.warp_yield
+  } consumer(registers = 240) {
+    %g = tkgpu.warp_group_id
+    %c3 = arith.constant 3 : i32
+    %id = arith.addi %g, %c3 : i32
+    tkgpu.named_barrier_sync %id, 256
+    tkgpu.named_barrier_arrive %c3, 256
+    tkgpu.warp_yield
+  }
+  return
+}
+}

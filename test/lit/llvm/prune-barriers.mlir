@@ -92,3 +92,31 @@ llvm.func @wgmma_reads(%p: !llvm.ptr<3>, %da: i64, %db: i64, %v: f32) {
   llvm.store %v, %p : f32, !llvm.ptr<3>
   llvm.return
 }
+
+// -----
+
+// A named barrier with a computed id schedules warp groups (each wait is
+// paired with another group's arrive): it stays although no access
+// precedes it, and it orders nothing for the CTA, so the barrier after
+// the store stays too. A constant id below 3 is a CTA barrier: the second
+// of two after the load goes.
+// CHECK-LABEL: llvm.func @scheduling
+// CHECK: nvvm.barrier id = %[[ID:arg2]] number_of_threads
+// CHECK-NEXT: llvm.store
+// CHECK-NEXT: nvvm.barrier id = %[[ID]] number_of_threads
+// CHECK-NEXT: nvvm.barrier id = %[[ONE:.*]] number_of_threads
+// CHECK-NEXT: llvm.load
+// CHECK-NEXT: nvvm.barrier id = %[[ONE]] number_of_threads
+// CHECK-NEXT: llvm.return
+llvm.func @scheduling(%p: !llvm.ptr<3>, %v: f32, %id: i32) -> f32 {
+  %n = llvm.mlir.constant(256 : i32) : i32
+  %one = llvm.mlir.constant(1 : i32) : i32
+  nvvm.barrier id = %id number_of_threads = %n
+  llvm.store %v, %p : f32, !llvm.ptr<3>
+  nvvm.barrier id = %id number_of_threads = %n
+  nvvm.barrier id = %one number_of_threads = %n
+  %x = llvm.load %p : !llvm.ptr<3> -> f32
+  nvvm.barrier id = %one number_of_threads = %n
+  nvvm.barrier id = %one number_of_threads = %n
+  llvm.return %x : f32
+}

@@ -344,3 +344,21 @@ func.func @memdesc_trans_rank3(%m: !tkgpu.memdesc<2x4x8xf16, #s3>) {
   %t = tkgpu.memdesc_trans %m {order = array<i32: 2, 0, 1>} : !tkgpu.memdesc<2x4x8xf16, #s3> -> !tkgpu.memdesc<8x2x4xf16, #s3x>
   return
 }
+
+// -----
+
+// Named barriers 0 to 2 are the lowering's (CTA and partition barriers).
+func.func @named_barrier_taken_id() {
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{barrier ids 3 to 15 are free for schedules (lower ones are the CTA's and the partitions'), got 1}}
+  tkgpu.named_barrier_sync %c1, 256
+  return
+}
+
+// -----
+
+func.func @named_barrier_partial_warp(%id: i32) {
+  // expected-error @+1 {{counts whole warps: the thread count must be a multiple of 32, got 100}}
+  tkgpu.named_barrier_arrive %id, 100
+  return
+}

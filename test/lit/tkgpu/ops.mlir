@@ -74,4 +74,18 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     // CHECK: return %[[K]]
     return %k : !tkgpu.memdesc<64x128xf16, #nvt>
   }
+  // The ops of warp-group schedules (tkgpu-pingpong): a computed id, or a
+  // constant one of the free ids (3 to 15).
+  // CHECK-LABEL: func.func @named_barriers
+  func.func @named_barriers() {
+    // CHECK: %[[G:.*]] = tkgpu.warp_group_id
+    %g = tkgpu.warp_group_id
+    %c3 = arith.constant 3 : i32
+    %id = arith.addi %c3, %g : i32
+    // CHECK: tkgpu.named_barrier_sync %{{.*}}, 256
+    tkgpu.named_barrier_sync %id, 256
+    // CHECK: tkgpu.named_barrier_arrive %{{.*}}, 256
+    tkgpu.named_barrier_arrive %c3, 256
+    return
+  }
 }

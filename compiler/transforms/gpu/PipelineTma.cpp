@@ -11,14 +11,20 @@
 // a memdesc_trans view: attention's K, an N x K fp8 B; wgmma reads
 // them from shared memory), this file runs the loads of later iterations
 // behind the dots of the current one, with S = num_stages slots per tile
-// and one mbarrier per slot, shared by all tiles of an iteration (it
-// expects the sum of their bytes):
+// and per slot one mbarrier for each barrier group of tiles (it expects
+// the sum of their bytes). Tiles whose first reader is the same dot share
+// a group (a matmul's A and B: one barrier per slot); attention's K (read
+// by Q K^T) and V (read by P @ V) are two, so Q K^T waits only for K's
+// bytes and V's wait comes right before P @ V:
 //
-//   %bufs = local_alloc : memdesc<S x tile> (per load), %bars : <S x 1xi64>
-//   init_barrier %bars[s], 1 for every slot s
+//   %bufs = local_alloc : memdesc<S x tile> (per load)
+//   %bars : <S*G x 1xi64> (G groups; slot s, group g is number s*G + g)
+//   init_barrier %bars[n], 1 for every n
 //   fetch(j) into slot j for j = 0 .. D-1
 //   scf.for i iter_args(..., slot = 0, phase = 0[, insert = D mod S])
-//     wait_barrier %bars[slot], phase            (iteration i has landed)
+//     wait_barrier %bars[slot*G + g], phase      (group g of iteration i
+//                                                 has landed; before the
+//                                                 first op reading it)
 //     %d = warp_group_dot %bufs[slot] ... {isAsync}
 //     warp_group_dot_wait %d {pendings = P}
 //     fetch(i + D) into slot insert
@@ -26,8 +32,8 @@
 //   [warp_group_dot_wait {0}]; inval_barrier %bars[s]; local_dealloc
 //
 //   fetch(j) = the coordinates for iteration j (their computation cloned
-//   from the body), then, predicated on `lb + j*step < ub`:
-//   barrier_expect %bars[slot], sum of bytes; one copy per load.
+//   from the body), then, predicated on `lb + j*step < ub`, per group:
+//   barrier_expect %bars[slot*G + g], its bytes; one copy per load of it.
 //
 // Phases: slot s serves iterations s, s + S, s + 2S, ...; the k-th of them
 // waits for the barrier's k-th phase, parity k & 1 = (i / S) & 1, carried
@@ -117,6 +123,43 @@ std::optional<TmaLoad> matchTmaLoad(AsyncTmaCopyGlobalToLocalOp copy,
   return load;
 }
 
+/// The first dot of `body` (in order) that reads `buffer`, directly or
+/// through memdesc_trans views, as the op of `body` it is in.
+Operation *getFirstReader(Value buffer, Block *body) {
+  Operation *first = nullptr;
+  std::function<void(Value)> visit = [&](Value value) {
+    for (Operation *user : value.getUsers()) {
+      if (auto trans = dyn_cast<MemDescTransOp>(user)) {
+        visit(trans.getResult());
+        continue;
+      }
+      if (!isa<WarpGroupDotOp>(user))
+        continue;
+      Operation *inBody = body->findAncestorOpInBlock(*user);
+      if (inBody && (!first || inBody->isBeforeInBlock(first)))
+        first = inBody;
+    }
+  };
+  visit(buffer);
+  return first;
+}
+
+/// Gives each load its barrier group: one per distinct first reader, in
+/// the loads' order.
+void assignBarrierGroups(TmaLoopPlan &plan) {
+  llvm::DenseMap<Operation *, unsigned> groupOfReader;
+  for (TmaLoad &load : plan.loads) {
+    Operation *reader =
+        getFirstReader(load.buffer.getResult(), plan.loop.getBody());
+    auto [it, inserted] =
+        groupOfReader.try_emplace(reader, plan.groupBytes.size());
+    if (inserted)
+      plan.groupBytes.push_back(0);
+    load.group = it->second;
+    plan.groupBytes[load.group] += load.expect.getBytes();
+  }
+}
+
 /// Collects the coordinate computation of `plan`'s loads: pure ops of the
 /// body on the induction variable and values from outside the loop.
 LogicalResult collectFetchOps(TmaLoopPlan &plan) {
@@ -158,11 +201,11 @@ std::optional<TmaLoopPlan> tkgpu::planTmaLoop(scf::ForOp loop,
     std::optional<TmaLoad> load = matchTmaLoad(copy, loop.getBody());
     if (!load)
       return std::nullopt;
-    plan.bytes += load->expect.getBytes();
     plan.loads.push_back(*load);
   }
   if (plan.loads.empty() || failed(collectFetchOps(plan)))
     return std::nullopt;
+  assignBarrierGroups(plan);
   plan.distance = numStages;
   if (numStages >= 3 && canKeepDotsInFlight(loop)) {
     plan.dotPendings = 1;
@@ -230,16 +273,17 @@ void tkgpu::allocateTmaBuffers(OpBuilder &b, TmaLoopPlan &plan) {
 }
 
 Value tkgpu::allocateSlotBarriers(OpBuilder &b, TmaLoopPlan &plan,
-                                  unsigned count) {
+                                  unsigned count, bool perGroup) {
   Location loc = plan.loop.getLoc();
   MemDescType barrierType = plan.loads.front().barrier.getType();
+  unsigned number = plan.numStages * (perGroup ? plan.getNumGroups() : 1);
   Value bars = LocalAllocOp::create(
       b, loc,
-      MemDescType::get(b.getContext(), {int64_t(plan.numStages), 1},
+      MemDescType::get(b.getContext(), {int64_t(number), 1},
                        barrierType.getElementType(),
                        addLeadingBufferDim(barrierType.getEncoding())),
       Value());
-  for (unsigned s = 0; s < plan.numStages; ++s)
+  for (unsigned s = 0; s < number; ++s)
     InitBarrierOp::create(
         b, loc,
         emitSlotBarrier(b, loc, plan, bars,
@@ -253,6 +297,20 @@ Value tkgpu::emitSlotBarrier(OpBuilder &b, Location loc, TmaLoopPlan &plan,
   return MemDescIndexOp::create(b, loc,
                                 plan.loads.front().barrier.getType(), bars,
                                 slot);
+}
+
+Value tkgpu::emitGroupBarrier(OpBuilder &b, Location loc, TmaLoopPlan &plan,
+                              Value bars, Value slot, unsigned group) {
+  unsigned numGroups = plan.getNumGroups();
+  if (numGroups == 1)
+    return emitSlotBarrier(b, loc, plan, bars, slot);
+  Type i32 = b.getI32Type();
+  Value number = arith::AddIOp::create(
+      b, loc,
+      arith::MulIOp::create(b, loc, slot,
+                            arithIntConstant(b, loc, i32, numGroups)),
+      arithIntConstant(b, loc, i32, group));
+  return emitSlotBarrier(b, loc, plan, bars, number);
 }
 
 void tkgpu::emitTmaFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars,
@@ -270,18 +328,22 @@ void tkgpu::emitTmaFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars,
                                        ? arith::CmpIPredicate::ult
                                        : arith::CmpIPredicate::slt,
                                    iv, loop.getUpperBound());
-  Value barrier = emitSlotBarrier(b, loc, plan, bars, slot);
-  BarrierExpectOp::create(b, loc, barrier, plan.bytes, exists);
-  for (TmaLoad load : plan.loads) {
-    SmallVector<Value> coords;
-    for (Value coord : load.copy.getCoords())
-      coords.push_back(map.lookupOrDefault(coord));
-    Value dst = MemDescIndexOp::create(b, load.copy.getLoc(),
-                                       load.buffer.getType(), load.buffers,
-                                       slot);
-    AsyncTmaCopyGlobalToLocalOp::create(
-        b, load.copy.getLoc(), map.lookupOrDefault(load.copy.getDesc()),
-        coords, dst, barrier, exists);
+  for (unsigned group = 0; group < plan.getNumGroups(); ++group) {
+    Value barrier = emitGroupBarrier(b, loc, plan, bars, slot, group);
+    BarrierExpectOp::create(b, loc, barrier, plan.groupBytes[group], exists);
+    for (TmaLoad &load : plan.loads) {
+      if (load.group != group)
+        continue;
+      SmallVector<Value> coords;
+      for (Value coord : load.copy.getCoords())
+        coords.push_back(map.lookupOrDefault(coord));
+      Value dst = MemDescIndexOp::create(b, load.copy.getLoc(),
+                                         load.buffer.getType(), load.buffers,
+                                         slot);
+      AsyncTmaCopyGlobalToLocalOp::create(
+          b, load.copy.getLoc(), map.lookupOrDefault(load.copy.getDesc()),
+          coords, dst, barrier, exists);
+    }
   }
 }
 
@@ -290,11 +352,24 @@ SmallVector<Value> tkgpu::emitConsumeStage(OpBuilder &b, TmaLoopPlan &plan,
                                            Value slot, Value phase) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
-  // This iteration's tiles have landed.
-  WaitBarrierOp::create(b, loc, emitSlotBarrier(b, loc, plan, bars, slot),
-                        phase);
+  // This iteration's tiles have landed: with one barrier group, all of
+  // them before the body; with several, each group's right before the
+  // first op that reads one of its tiles.
+  unsigned numGroups = plan.getNumGroups();
+  SmallVector<bool> landed(numGroups, false);
+  auto waitFor = [&](unsigned group) {
+    if (landed[group])
+      return;
+    landed[group] = true;
+    WaitBarrierOp::create(
+        b, loc, emitGroupBarrier(b, loc, plan, bars, slot, group), phase);
+  };
+  if (numGroups == 1)
+    waitFor(0);
+  llvm::DenseMap<Value, unsigned> groupOfTile;
   llvm::DenseSet<Operation *> removed;
   for (TmaLoad &load : plan.loads) {
+    groupOfTile[load.buffer.getResult()] = load.group;
     Value tile = MemDescIndexOp::create(b, load.buffer.getLoc(),
                                         load.buffer.getType(), load.buffers,
                                         slot);
@@ -323,6 +398,11 @@ SmallVector<Value> tkgpu::emitConsumeStage(OpBuilder &b, TmaLoopPlan &plan,
       storesSinceFence = true;
     if (isa<FenceAsyncSharedOp>(op))
       storesSinceFence = false;
+    op.walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (auto it = groupOfTile.find(operand); it != groupOfTile.end())
+          waitFor(it->second);
+    });
     Operation *clone = b.clone(op, map);
     if (auto dot = dyn_cast<WarpGroupDotOp>(clone)) {
       dot.setIsAsync(true);
@@ -374,7 +454,7 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
   OpBuilder b(loop);
 
   allocateTmaBuffers(b, plan);
-  Value bars = allocateSlotBarriers(b, plan, 1);
+  Value bars = allocateSlotBarriers(b, plan, 1, /*perGroup=*/true);
 
   // Prologue: iterations 0 .. D-1 into slots 0 .. D-1.
   for (unsigned stage = 0; stage < distance; ++stage) {
@@ -442,7 +522,7 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
   SmallVector<Value> results = retireDotsAfterLoop(
       b, loc, newLoop.getResults().take_front(numIterArgs),
       ArrayRef<Value>(yields).take_front(numIterArgs));
-  for (unsigned s = 0; s < numStages; ++s)
+  for (unsigned s = 0; s < numStages * plan.getNumGroups(); ++s)
     InvalBarrierOp::create(
         b, loc,
         emitSlotBarrier(b, loc, plan, bars, arithIntConstant(b, loc, i32, s)));

@@ -40,12 +40,17 @@
 // uniform over the program). The one extra arrive, group 1's first, is
 // absorbed by group 0's last sync.
 //
-// Not rewritten: a consumer region of other than two warp groups, or a
-// loop whose body may wait for every compute warp (a CTA barrier, or an
-// op whose lowering exchanges data through scratch memory, which has one
-// inside): a group waiting for the other inside its window while the
-// other waits for its turn would never return. Such a loop would also
-// keep the groups in step, the opposite of what the schedule is for.
+// Not rewritten: a consumer region of other than two warp groups; a loop
+// whose first dot is carried to the next iteration (attention's AHEAD
+// order: the group's own softmax already runs beside that dot, and turns
+// take that away: with them those kernels were the slowest of their rows,
+// eleventh session); a loop whose body may wait for every compute warp (a
+// CTA barrier, or an op whose lowering exchanges data through scratch
+// memory, which has one inside): a group waiting for the other inside its
+// window while the other waits for its turn would never return. Such a
+// loop would also keep the groups in step, the opposite of what the
+// schedule is for. The other loops of the region still take turns: a
+// loop left alone runs between two windows, where neither group waits.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/gpu/Passes.h"
@@ -83,6 +88,22 @@ bool mayWaitForAllWarps(Operation *op) {
   return result.wasInterrupted();
 }
 
+/// Whether `dot`'s result is carried to the next iteration (directly or
+/// through its wait): the loop then overlaps that dot with its own
+/// softmax (attention's AHEAD order, S of the next block issued before
+/// this block's softmax), and turns would only take that overlap away.
+bool isCarried(scf::ForOp loop, WarpGroupDotOp dot) {
+  Operation *yield = loop.getBody()->getTerminator();
+  for (Operation *user : dot->getUsers()) {
+    if (user == yield)
+      return true;
+    if (isa<WarpGroupDotWaitOp>(user) &&
+        llvm::is_contained(user->getUsers(), yield))
+      return true;
+  }
+  return false;
+}
+
 /// The warp_group_dots directly in `loop`'s body, in order.
 SmallVector<WarpGroupDotOp> getTopLevelDots(scf::ForOp loop) {
   SmallVector<WarpGroupDotOp> dots;
@@ -104,13 +125,22 @@ struct PingPongPass : public tkgpu::impl::TkgpuPingPongBase<PingPongPass> {
     SmallVector<scf::ForOp> loops;
     for (Operation &op : consumer) {
       auto loop = dyn_cast<scf::ForOp>(op);
-      if (!loop || getTopLevelDots(loop).size() < 2)
+      if (!loop)
         continue;
+      SmallVector<WarpGroupDotOp> dots = getTopLevelDots(loop);
+      if (dots.size() < 2)
+        continue;
+      if (isCarried(loop, dots.front())) {
+        loop.emitRemark("not ping-ponged: the loop's first dot is carried "
+                        "to the next iteration (it already runs beside "
+                        "the loop's own softmax)");
+        continue;
+      }
       if (mayWaitForAllWarps(loop)) {
         loop.emitRemark("not ping-ponged: the loop waits for every compute "
                         "warp (a barrier or an exchange through shared "
                         "memory)");
-        return;
+        continue;
       }
       loops.push_back(loop);
     }

@@ -144,18 +144,26 @@ Operation *getFirstReader(Value buffer, Block *body) {
   return first;
 }
 
-/// Gives each load its barrier group: one per distinct first reader, in
-/// the loads' order.
+/// Gives each load its barrier group: one per distinct first reader,
+/// numbered in the readers' order in the body (a load no dot reads joins
+/// group 0).
 void assignBarrierGroups(TmaLoopPlan &plan) {
-  llvm::DenseMap<Operation *, unsigned> groupOfReader;
+  Block *body = plan.loop.getBody();
+  SmallVector<Operation *> readers;
+  for (TmaLoad &load : plan.loads)
+    if (Operation *reader = getFirstReader(load.buffer.getResult(), body);
+        reader && !llvm::is_contained(readers, reader))
+      readers.push_back(reader);
+  llvm::sort(readers,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  if (readers.empty())
+    readers.push_back(nullptr);
+  plan.groupReaders.assign(readers.begin(), readers.end());
+  plan.groupBytes.assign(readers.size(), 0);
   for (TmaLoad &load : plan.loads) {
-    Operation *reader =
-        getFirstReader(load.buffer.getResult(), plan.loop.getBody());
-    auto [it, inserted] =
-        groupOfReader.try_emplace(reader, plan.groupBytes.size());
-    if (inserted)
-      plan.groupBytes.push_back(0);
-    load.group = it->second;
+    Operation *reader = getFirstReader(load.buffer.getResult(), body);
+    auto it = llvm::find(readers, reader);
+    load.group = it == readers.end() ? 0 : unsigned(it - readers.begin());
     plan.groupBytes[load.group] += load.expect.getBytes();
   }
 }
@@ -353,8 +361,14 @@ SmallVector<Value> tkgpu::emitConsumeStage(OpBuilder &b, TmaLoopPlan &plan,
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
   // This iteration's tiles have landed: with one barrier group, all of
-  // them before the body; with several, each group's right before the
-  // first op that reads one of its tiles.
+  // them before the body. With several, group 0's before the first op
+  // that reads it, and each later group's right after the first reader of
+  // the group before it is issued: a dot (attention's Q K^T) starts
+  // without the later tiles' bytes, and the wait for them (a spin loop,
+  // which splits the code around it for ptxas' scheduler) comes where the
+  // warps wait for that dot's result anyway, not between the softmax and
+  // P @ V (there it cost up to a quarter of the speed at HEAD_DIM 64,
+  // eleventh session).
   unsigned numGroups = plan.getNumGroups();
   SmallVector<bool> landed(numGroups, false);
   auto waitFor = [&](unsigned group) {
@@ -404,6 +418,9 @@ SmallVector<Value> tkgpu::emitConsumeStage(OpBuilder &b, TmaLoopPlan &plan,
           waitFor(it->second);
     });
     Operation *clone = b.clone(op, map);
+    for (unsigned group = 1; group < numGroups; ++group)
+      if (plan.groupReaders[group - 1] == &op)
+        waitFor(group);
     if (auto dot = dyn_cast<WarpGroupDotOp>(clone)) {
       dot.setIsAsync(true);
       if (plan.deferCarriedWaits &&

@@ -49,8 +49,10 @@ struct TmaLoopPlan {
   bool deferCarriedWaits = false;
   /// How many iterations ahead the fetches run.
   unsigned distance = 1;
-  /// Bytes per iteration of each barrier group's loads.
-  SmallVector<int64_t> groupBytes;
+  /// Bytes per iteration of each barrier group's loads, and the op of the
+  /// body that first reads the group (groups in that order).
+  SmallVector<int64_t, 2> groupBytes;
+  SmallVector<Operation *, 2> groupReaders;
   unsigned getNumGroups() const { return groupBytes.size(); }
   SmallVector<TmaLoad> loads;
   /// The ops of the body computing the coordinates, in body order.

@@ -113,7 +113,9 @@ def TkgpuPingPong : Pass<"tkgpu-pingpong", "::mlir::ModuleOp"> {
     next iteration's first, so that one group's softmax runs while the
     other's dots do. Runs after tkgpu-membar, which places every CTA
     barrier: a loop that has one (or an op exchanging data through
-    scratch memory) is left alone, with a remark.
+    scratch memory) is left alone, and so is one whose first dot is
+    carried to the next iteration (it already runs beside the loop's own
+    softmax).
   }];
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
                            "::mlir::arith::ArithDialect",

@@ -130,18 +130,10 @@ struct PingPongPass : public tkgpu::impl::TkgpuPingPongBase<PingPongPass> {
       SmallVector<WarpGroupDotOp> dots = getTopLevelDots(loop);
       if (dots.size() < 2)
         continue;
-      if (isCarried(loop, dots.front())) {
-        loop.emitRemark("not ping-ponged: the loop's first dot is carried "
-                        "to the next iteration (it already runs beside "
-                        "the loop's own softmax)");
+      // Both cases are silent: the schedule is the compiler's choice, not
+      // something the kernel asked for.
+      if (isCarried(loop, dots.front()) || mayWaitForAllWarps(loop))
         continue;
-      }
-      if (mayWaitForAllWarps(loop)) {
-        loop.emitRemark("not ping-ponged: the loop waits for every compute "
-                        "warp (a barrier or an exchange through shared "
-                        "memory)");
-        continue;
-      }
       loops.push_back(loop);
     }
     if (loops.empty())

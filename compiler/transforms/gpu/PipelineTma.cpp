@@ -11,20 +11,14 @@
 // a memdesc_trans view: attention's K, an N x K fp8 B; wgmma reads
 // them from shared memory), this file runs the loads of later iterations
 // behind the dots of the current one, with S = num_stages slots per tile
-// and per slot one mbarrier for each barrier group of tiles (it expects
-// the sum of their bytes). Tiles whose first reader is the same dot share
-// a group (a matmul's A and B: one barrier per slot); attention's K (read
-// by Q K^T) and V (read by P @ V) are two, so Q K^T waits only for K's
-// bytes and V's wait comes right before P @ V:
+// and one mbarrier per slot, shared by all tiles of an iteration (it
+// expects the sum of their bytes):
 //
-//   %bufs = local_alloc : memdesc<S x tile> (per load)
-//   %bars : <S*G x 1xi64> (G groups; slot s, group g is number s*G + g)
-//   init_barrier %bars[n], 1 for every n
+//   %bufs = local_alloc : memdesc<S x tile> (per load), %bars : <S x 1xi64>
+//   init_barrier %bars[s], 1 for every slot s
 //   fetch(j) into slot j for j = 0 .. D-1
 //   scf.for i iter_args(..., slot = 0, phase = 0[, insert = D mod S])
-//     wait_barrier %bars[slot*G + g], phase      (group g of iteration i
-//                                                 has landed; before the
-//                                                 first op reading it)
+//     wait_barrier %bars[slot], phase            (iteration i has landed)
 //     %d = warp_group_dot %bufs[slot] ... {isAsync}
 //     warp_group_dot_wait %d {pendings = P}
 //     fetch(i + D) into slot insert
@@ -32,8 +26,8 @@
 //   [warp_group_dot_wait {0}]; inval_barrier %bars[s]; local_dealloc
 //
 //   fetch(j) = the coordinates for iteration j (their computation cloned
-//   from the body), then, predicated on `lb + j*step < ub`, per group:
-//   barrier_expect %bars[slot*G + g], its bytes; one copy per load of it.
+//   from the body), then, predicated on `lb + j*step < ub`:
+//   barrier_expect %bars[slot], sum of bytes; one copy per load.
 //
 // Phases: slot s serves iterations s, s + S, s + 2S, ...; the k-th of them
 // waits for the barrier's k-th phase, parity k & 1 = (i / S) & 1, carried
@@ -123,51 +117,6 @@ std::optional<TmaLoad> matchTmaLoad(AsyncTmaCopyGlobalToLocalOp copy,
   return load;
 }
 
-/// The first dot of `body` (in order) that reads `buffer`, directly or
-/// through memdesc_trans views, as the op of `body` it is in.
-Operation *getFirstReader(Value buffer, Block *body) {
-  Operation *first = nullptr;
-  std::function<void(Value)> visit = [&](Value value) {
-    for (Operation *user : value.getUsers()) {
-      if (auto trans = dyn_cast<MemDescTransOp>(user)) {
-        visit(trans.getResult());
-        continue;
-      }
-      if (!isa<WarpGroupDotOp>(user))
-        continue;
-      Operation *inBody = body->findAncestorOpInBlock(*user);
-      if (inBody && (!first || inBody->isBeforeInBlock(first)))
-        first = inBody;
-    }
-  };
-  visit(buffer);
-  return first;
-}
-
-/// Gives each load its barrier group: one per distinct first reader,
-/// numbered in the readers' order in the body (a load no dot reads joins
-/// group 0).
-void assignBarrierGroups(TmaLoopPlan &plan) {
-  Block *body = plan.loop.getBody();
-  SmallVector<Operation *> readers;
-  for (TmaLoad &load : plan.loads)
-    if (Operation *reader = getFirstReader(load.buffer.getResult(), body);
-        reader && !llvm::is_contained(readers, reader))
-      readers.push_back(reader);
-  llvm::sort(readers,
-             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  if (readers.empty())
-    readers.push_back(nullptr);
-  plan.groupReaders.assign(readers.begin(), readers.end());
-  plan.groupBytes.assign(readers.size(), 0);
-  for (TmaLoad &load : plan.loads) {
-    Operation *reader = getFirstReader(load.buffer.getResult(), body);
-    auto it = llvm::find(readers, reader);
-    load.group = it == readers.end() ? 0 : unsigned(it - readers.begin());
-    plan.groupBytes[load.group] += load.expect.getBytes();
-  }
-}
-
 /// Collects the coordinate computation of `plan`'s loads: pure ops of the
 /// body on the induction variable and values from outside the loop.
 LogicalResult collectFetchOps(TmaLoopPlan &plan) {
@@ -209,11 +158,11 @@ std::optional<TmaLoopPlan> tkgpu::planTmaLoop(scf::ForOp loop,
     std::optional<TmaLoad> load = matchTmaLoad(copy, loop.getBody());
     if (!load)
       return std::nullopt;
+    plan.bytes += load->expect.getBytes();
     plan.loads.push_back(*load);
   }
   if (plan.loads.empty() || failed(collectFetchOps(plan)))
     return std::nullopt;
-  assignBarrierGroups(plan);
   plan.distance = numStages;
   if (numStages >= 3 && canKeepDotsInFlight(loop)) {
     plan.dotPendings = 1;
@@ -281,17 +230,16 @@ void tkgpu::allocateTmaBuffers(OpBuilder &b, TmaLoopPlan &plan) {
 }
 
 Value tkgpu::allocateSlotBarriers(OpBuilder &b, TmaLoopPlan &plan,
-                                  unsigned count, bool perGroup) {
+                                  unsigned count) {
   Location loc = plan.loop.getLoc();
   MemDescType barrierType = plan.loads.front().barrier.getType();
-  unsigned number = plan.numStages * (perGroup ? plan.getNumGroups() : 1);
   Value bars = LocalAllocOp::create(
       b, loc,
-      MemDescType::get(b.getContext(), {int64_t(number), 1},
+      MemDescType::get(b.getContext(), {int64_t(plan.numStages), 1},
                        barrierType.getElementType(),
                        addLeadingBufferDim(barrierType.getEncoding())),
       Value());
-  for (unsigned s = 0; s < number; ++s)
+  for (unsigned s = 0; s < plan.numStages; ++s)
     InitBarrierOp::create(
         b, loc,
         emitSlotBarrier(b, loc, plan, bars,
@@ -305,20 +253,6 @@ Value tkgpu::emitSlotBarrier(OpBuilder &b, Location loc, TmaLoopPlan &plan,
   return MemDescIndexOp::create(b, loc,
                                 plan.loads.front().barrier.getType(), bars,
                                 slot);
-}
-
-Value tkgpu::emitGroupBarrier(OpBuilder &b, Location loc, TmaLoopPlan &plan,
-                              Value bars, Value slot, unsigned group) {
-  unsigned numGroups = plan.getNumGroups();
-  if (numGroups == 1)
-    return emitSlotBarrier(b, loc, plan, bars, slot);
-  Type i32 = b.getI32Type();
-  Value number = arith::AddIOp::create(
-      b, loc,
-      arith::MulIOp::create(b, loc, slot,
-                            arithIntConstant(b, loc, i32, numGroups)),
-      arithIntConstant(b, loc, i32, group));
-  return emitSlotBarrier(b, loc, plan, bars, number);
 }
 
 void tkgpu::emitTmaFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars,
@@ -336,22 +270,18 @@ void tkgpu::emitTmaFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars,
                                        ? arith::CmpIPredicate::ult
                                        : arith::CmpIPredicate::slt,
                                    iv, loop.getUpperBound());
-  for (unsigned group = 0; group < plan.getNumGroups(); ++group) {
-    Value barrier = emitGroupBarrier(b, loc, plan, bars, slot, group);
-    BarrierExpectOp::create(b, loc, barrier, plan.groupBytes[group], exists);
-    for (TmaLoad &load : plan.loads) {
-      if (load.group != group)
-        continue;
-      SmallVector<Value> coords;
-      for (Value coord : load.copy.getCoords())
-        coords.push_back(map.lookupOrDefault(coord));
-      Value dst = MemDescIndexOp::create(b, load.copy.getLoc(),
-                                         load.buffer.getType(), load.buffers,
-                                         slot);
-      AsyncTmaCopyGlobalToLocalOp::create(
-          b, load.copy.getLoc(), map.lookupOrDefault(load.copy.getDesc()),
-          coords, dst, barrier, exists);
-    }
+  Value barrier = emitSlotBarrier(b, loc, plan, bars, slot);
+  BarrierExpectOp::create(b, loc, barrier, plan.bytes, exists);
+  for (TmaLoad load : plan.loads) {
+    SmallVector<Value> coords;
+    for (Value coord : load.copy.getCoords())
+      coords.push_back(map.lookupOrDefault(coord));
+    Value dst = MemDescIndexOp::create(b, load.copy.getLoc(),
+                                       load.buffer.getType(), load.buffers,
+                                       slot);
+    AsyncTmaCopyGlobalToLocalOp::create(
+        b, load.copy.getLoc(), map.lookupOrDefault(load.copy.getDesc()),
+        coords, dst, barrier, exists);
   }
 }
 
@@ -360,30 +290,11 @@ SmallVector<Value> tkgpu::emitConsumeStage(OpBuilder &b, TmaLoopPlan &plan,
                                            Value slot, Value phase) {
   scf::ForOp loop = plan.loop;
   Location loc = loop.getLoc();
-  // This iteration's tiles have landed: with one barrier group, all of
-  // them before the body. With several, group 0's before the first op
-  // that reads it, and each later group's right after the first reader of
-  // the group before it is issued: a dot (attention's Q K^T) starts
-  // without the later tiles' bytes, and the wait for them (a spin loop,
-  // which splits the code around it for ptxas' scheduler) comes where the
-  // warps wait for that dot's result anyway, not between the softmax and
-  // P @ V (there it cost up to a quarter of the speed at HEAD_DIM 64,
-  // eleventh session).
-  unsigned numGroups = plan.getNumGroups();
-  SmallVector<bool> landed(numGroups, false);
-  auto waitFor = [&](unsigned group) {
-    if (landed[group])
-      return;
-    landed[group] = true;
-    WaitBarrierOp::create(
-        b, loc, emitGroupBarrier(b, loc, plan, bars, slot, group), phase);
-  };
-  if (numGroups == 1)
-    waitFor(0);
-  llvm::DenseMap<Value, unsigned> groupOfTile;
+  // This iteration's tiles have landed.
+  WaitBarrierOp::create(b, loc, emitSlotBarrier(b, loc, plan, bars, slot),
+                        phase);
   llvm::DenseSet<Operation *> removed;
   for (TmaLoad &load : plan.loads) {
-    groupOfTile[load.buffer.getResult()] = load.group;
     Value tile = MemDescIndexOp::create(b, load.buffer.getLoc(),
                                         load.buffer.getType(), load.buffers,
                                         slot);
@@ -412,15 +323,7 @@ SmallVector<Value> tkgpu::emitConsumeStage(OpBuilder &b, TmaLoopPlan &plan,
       storesSinceFence = true;
     if (isa<FenceAsyncSharedOp>(op))
       storesSinceFence = false;
-    op.walk([&](Operation *inner) {
-      for (Value operand : inner->getOperands())
-        if (auto it = groupOfTile.find(operand); it != groupOfTile.end())
-          waitFor(it->second);
-    });
     Operation *clone = b.clone(op, map);
-    for (unsigned group = 1; group < numGroups; ++group)
-      if (plan.groupReaders[group - 1] == &op)
-        waitFor(group);
     if (auto dot = dyn_cast<WarpGroupDotOp>(clone)) {
       dot.setIsAsync(true);
       if (plan.deferCarriedWaits &&
@@ -471,7 +374,7 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
   OpBuilder b(loop);
 
   allocateTmaBuffers(b, plan);
-  Value bars = allocateSlotBarriers(b, plan, 1, /*perGroup=*/true);
+  Value bars = allocateSlotBarriers(b, plan, 1);
 
   // Prologue: iterations 0 .. D-1 into slots 0 .. D-1.
   for (unsigned stage = 0; stage < distance; ++stage) {
@@ -539,7 +442,7 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
   SmallVector<Value> results = retireDotsAfterLoop(
       b, loc, newLoop.getResults().take_front(numIterArgs),
       ArrayRef<Value>(yields).take_front(numIterArgs));
-  for (unsigned s = 0; s < numStages * plan.getNumGroups(); ++s)
+  for (unsigned s = 0; s < numStages; ++s)
     InvalBarrierOp::create(
         b, loc,
         emitSlotBarrier(b, loc, plan, bars, arithIntConstant(b, loc, i32, s)));

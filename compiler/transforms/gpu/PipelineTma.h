@@ -32,10 +32,6 @@ struct TmaLoad {
   WaitBarrierOp wait;
   InvalBarrierOp inval;
   Value buffers; // the multi-buffer, once created
-  /// Its barrier group: loads whose first reader is the same dot share a
-  /// slot barrier (a matmul's A and B); a later dot's tile gets its own
-  /// (attention's V), so the first dot need not wait for its bytes.
-  unsigned group = 0;
 };
 
 /// A loop whose TMA loads can be multi-buffered.
@@ -49,11 +45,7 @@ struct TmaLoopPlan {
   bool deferCarriedWaits = false;
   /// How many iterations ahead the fetches run.
   unsigned distance = 1;
-  /// Bytes per iteration of each barrier group's loads, and the op of the
-  /// body that first reads the group (groups in that order).
-  SmallVector<int64_t, 2> groupBytes;
-  SmallVector<Operation *, 2> groupReaders;
-  unsigned getNumGroups() const { return groupBytes.size(); }
+  int64_t bytes = 0; // per iteration, all loads
   SmallVector<TmaLoad> loads;
   /// The ops of the body computing the coordinates, in body order.
   llvm::SetVector<Operation *> fetchOps;
@@ -83,34 +75,25 @@ Value emitNextPhase(OpBuilder &b, Location loc, Value nextSlot, Value phase);
 /// `TmaLoad::buffers`).
 void allocateTmaBuffers(OpBuilder &b, TmaLoopPlan &plan);
 
-/// numStages mbarriers (times the plan's barrier groups when `perGroup`),
-/// each initialized with `count` arrivals.
-Value allocateSlotBarriers(OpBuilder &b, TmaLoopPlan &plan, unsigned count,
-                           bool perGroup = false);
+/// numStages mbarriers, each initialized with `count` arrivals.
+Value allocateSlotBarriers(OpBuilder &b, TmaLoopPlan &plan, unsigned count);
 
 /// The barrier of slot `slot` in `bars`.
 Value emitSlotBarrier(OpBuilder &b, Location loc, TmaLoopPlan &plan,
                       Value bars, Value slot);
 
-/// The barrier of barrier group `group` in slot `slot` of `bars`
-/// (allocated per group): number slot * groups + group.
-Value emitGroupBarrier(OpBuilder &b, Location loc, TmaLoopPlan &plan,
-                       Value bars, Value slot, unsigned group);
-
 /// The fetch of iteration `iv` into slot `slot`: the coordinates (their
 /// computation cloned from the body, its values from outside the loop
 /// through `outer` when given), then, when `exists` (by default `iv` < the
-/// upper bound), per barrier group the slot's barrier in `bars` armed with
-/// the group's bytes and one copy per load of the group.
+/// upper bound), the slot's barrier in `bars` armed with all bytes and one
+/// copy per load.
 void emitTmaFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars, Value iv,
                   Value slot, Value exists = Value(),
                   const IRMapping *outer = nullptr);
 
-/// The consume stage of one iteration, into the builder's block: the old
-/// body without its loads (the tiles mapped to the slot's buffers), with
-/// the wait for each barrier group of slot `slot` of `bars` at parity
-/// `phase` before the first op that reads the group's tiles (with one
-/// group, at the start), each dot
+/// The consume stage of one iteration, into the builder's block: the wait
+/// for slot `slot` of `bars` at parity `phase`, then the old body without
+/// its loads (the tiles mapped to the slot's buffers), each dot
 /// asynchronous with a warp_group_dot_wait {dotPendings} after it. `map`
 /// holds the induction variable and iter_args; returns the old body's
 /// yielded values mapped.

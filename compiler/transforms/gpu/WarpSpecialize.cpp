@@ -6,21 +6,18 @@
 // two partitions of one program instead of being software-pipelined:
 //
 //   %bufs = local_alloc : memdesc<S x tile> (per load)
-//   %full = S*G mbarriers, count 1        (the producer's expect-tx; G
-//                                          barrier groups per slot,
-//                                          PipelineTma.cpp)
+//   %full = S mbarriers, count 1          (the producer's expect-tx)
 //   %empty = S mbarriers, count num_warps (one arrival per consumer warp)
 //   tkgpu.warp_specialize producer(registers = R_p) {
 //     scf.for i iter_args(slot = 0, phase = 0)
 //       wait_barrier %empty[slot], phase ^ 1
 //       <coordinates of iteration i>
-//       per group g: barrier_expect %full[slot*G + g], its bytes; its
-//         copies into slot
+//       barrier_expect %full[slot], bytes; one copy per load into slot
 //       yield slot + 1 mod S, phase ^ (slot + 1 == S)
 //   } consumer(registers = R_c) {
 //     <the code before the loop that the producer does not need>
 //     scf.for i iter_args(..., slot = 0, phase = 0)
-//       wait_barrier %full[slot*G + g], phase (before g's first reader)
+//       wait_barrier %full[slot], phase
 //       %d = warp_group_dot %bufs[slot] ... {isAsync}
 //       warp_group_dot_wait %d {pendings = P}
 //       arrive_barrier %empty[P ? slot - 1 : slot], P ? i > lb : true
@@ -365,7 +362,7 @@ bool canShareSlots(TmaLoopPlan &first, TmaLoopPlan &plan) {
     return false;
   for (auto [a, b] : llvm::zip(first.loads, plan.loads))
     if (a.buffer.getType() != b.buffer.getType() ||
-        a.barrier.getType() != b.barrier.getType() || a.group != b.group)
+        a.barrier.getType() != b.barrier.getType())
       return false;
   return true;
 }
@@ -438,7 +435,7 @@ void warpSpecialize(MutableArrayRef<Nest> nests,
   for (TmaLoopPlan &other : plans.drop_front())
     for (auto [load, shared] : llvm::zip(other.loads, plan.loads))
       load.buffers = shared.buffers;
-  Value full = allocateSlotBarriers(b, plan, 1, /*perGroup=*/true);
+  Value full = allocateSlotBarriers(b, plan, 1);
   Value empty = allocateSlotBarriers(b, plan, numWarps);
   auto split = WarpSpecializeOp::create(b, loc, kProducerRegisters,
                                         getConsumerRegisters(module, numWarps));

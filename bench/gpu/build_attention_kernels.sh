@@ -17,7 +17,10 @@
 #     (BLOCK_N 64 and 128, 3 stages and the n128 stages above; bf16 too),
 #     4 warps at HEAD_DIM 64, 4 stages at HEAD_DIM 128;
 #   - with --arch sm_90a, suffix _ws: attn_fwd_tma warp-specialized
-#     (-D WARP_SPECIALIZE=True), 2 stages unless named _s3/_s4;
+#     (-D WARP_SPECIALIZE=True), 2 stages unless named _s3/_s4; on 8
+#     warps the two compute warp groups take turns (tkgpu-pingpong);
+#     _r128: --maxnreg 128 on 4 warps (two programs per SM); _fs: the
+#     eleventh session's best, -D FUSED_SCALE=True;
 #   - at HEAD_DIM 64 on 4 warps (the best there since exp2 is .ftz):
 #     _s2 and _s4 (stages), _ahead, and bf16; at HEAD_DIM 128 on 8
 #     warps, BLOCK_N 64: _s4.
@@ -108,9 +111,14 @@ for d in 64 128; do
         BM=256 variant "attn_f16_d${d}_${c}_w8_m256_ws" f16 $d $causal 8 64 2 $n $ws "$@"
         BM=256 variant "attn_f16_d${d}_${c}_w8_m256_s3_ws" f16 $d $causal 8 64 3 $n $ws "$@"
         BM=256 variant "attn_bf16_d${d}_${c}_w8_m256_ws" bf16 $d $causal 8 64 2 $n $ws "$@"
+        # -D FUSED_SCALE=True: the softmax scale folded into exp2's
+        # argument (one FMA per score). Suffix _fs.
+        BM=256 variant "attn_f16_d${d}_${c}_w8_m256_ws_fs" f16 $d $causal 8 64 2 $n $ws -D FUSED_SCALE=True "$@"
+        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True "$@"
       else
         variant "attn_f16_d${d}_${c}_w8_s4_ws" f16 $d $causal 8 64 4 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True "$@"
         variant "attn_bf16_d${d}_${c}_w8_n128_ws" bf16 $d $causal 8 128 2 $n $ws "$@"
       fi
       if [ $d = 64 ]; then

@@ -38,7 +38,11 @@
 // yet passed (a named barrier completes on its count, whoever arrives).
 // Trip counts are the same for both groups (loop bounds are scalars,
 // uniform over the program). The one extra arrive, group 1's first, is
-// absorbed by group 0's last sync.
+// absorbed by group 0's last sync. The producer: a group inside its turn
+// may wait for the fill of the next slot, which needs both groups to
+// have freed the slot S iterations back; the other group freed it at
+// the latest in a turn it took before this one (with S >= 2 slots), so
+// that fill never waits for the turn being held.
 //
 // Not rewritten: a consumer region of other than two warp groups; a loop
 // whose first dot is carried to the next iteration (attention's AHEAD

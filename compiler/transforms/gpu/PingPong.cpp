@@ -65,6 +65,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
+#include <tuple>
+
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_TKGPUPINGPONG
 #include "compiler/transforms/gpu/Passes.h.inc"
@@ -126,7 +128,8 @@ struct PingPongPass : public tkgpu::impl::TkgpuPingPongBase<PingPongPass> {
     if (getNumWarps(split) * 32 != kGroups * kWarpGroupThreads)
       return;
     Block &consumer = split.getConsumer().front();
-    SmallVector<scf::ForOp> loops;
+    // Each loop that takes turns, with its first and last dot.
+    SmallVector<std::tuple<scf::ForOp, WarpGroupDotOp, WarpGroupDotOp>> loops;
     for (Operation &op : consumer) {
       auto loop = dyn_cast<scf::ForOp>(op);
       if (!loop)
@@ -138,7 +141,7 @@ struct PingPongPass : public tkgpu::impl::TkgpuPingPongBase<PingPongPass> {
       // something the kernel asked for.
       if (isCarried(loop, dots.front()) || mayWaitForAllWarps(loop))
         continue;
-      loops.push_back(loop);
+      loops.emplace_back(loop, dots.front(), dots.back());
     }
     if (loops.empty())
       return;
@@ -166,14 +169,13 @@ struct PingPongPass : public tkgpu::impl::TkgpuPingPongBase<PingPongPass> {
     ifGroup(arith::CmpIPredicate::ne,
             [&] { NamedBarrierArriveOp::create(b, loc, first, threads); });
 
-    for (scf::ForOp loop : loops) {
-      SmallVector<WarpGroupDotOp> dots = getTopLevelDots(loop);
+    for (auto [loop, firstDot, lastDot] : loops) {
       b.setInsertionPoint(loop);
       NamedBarrierSyncOp::create(b, loc, mine, threads);
-      b.setInsertionPointAfter(dots.front());
-      NamedBarrierArriveOp::create(b, dots.front().getLoc(), other, threads);
-      b.setInsertionPoint(dots.back());
-      NamedBarrierSyncOp::create(b, dots.back().getLoc(), mine, threads);
+      b.setInsertionPointAfter(firstDot);
+      NamedBarrierArriveOp::create(b, firstDot.getLoc(), other, threads);
+      b.setInsertionPoint(lastDot);
+      NamedBarrierSyncOp::create(b, lastDot.getLoc(), mine, threads);
       b.setInsertionPointAfter(loop);
       NamedBarrierArriveOp::create(b, loc, other, threads);
     }

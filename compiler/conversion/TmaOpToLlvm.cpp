@@ -71,12 +71,6 @@ Value issuingThreadAnd(ConversionPatternRewriter &rewriter, Location loc,
               : first;
 }
 
-Value i32Constant(ConversionPatternRewriter &rewriter, Location loc,
-                  int64_t value) {
-  return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
-                                  rewriter.getI32IntegerAttr(value));
-}
-
 /// The descriptor as a generic pointer.
 Value genericDescriptor(ConversionPatternRewriter &rewriter, Location loc,
                         Value desc) {
@@ -132,7 +126,7 @@ SmallVector<Value> boxCoordinates(ConversionPatternRewriter &rewriter,
   for (auto [coord, o] : llvm::zip_equal(coords, origin))
     result.push_back(o == 0 ? coord
                             : LLVM::AddOp::create(rewriter, loc, coord,
-                                                  i32Constant(rewriter, loc, o))
+                                                  createI32(rewriter, loc, o))
                                   .getResult());
   std::reverse(result.begin(), result.end());
   return result;
@@ -154,7 +148,7 @@ struct InitBarrierConversion : OpConversionPattern<InitBarrierOp> {
   matchAndRewrite(InitBarrierOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value count = i32Constant(rewriter, loc, op.getCount());
+    Value count = createI32(rewriter, loc, op.getCount());
     Value issue = issuingThreadAnd(rewriter, loc);
     NVVM::MBarrierInitOp::create(rewriter, loc, adaptor.getBarrier(), count,
                                  issue);
@@ -169,7 +163,7 @@ struct BarrierExpectConversion : OpConversionPattern<BarrierExpectOp> {
   matchAndRewrite(BarrierExpectOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Value bytes = i32Constant(rewriter, loc, op.getBytes());
+    Value bytes = createI32(rewriter, loc, op.getBytes());
     Value issue = issuingThreadAnd(rewriter, loc, adaptor.getPred());
     NVVM::MBarrierArriveExpectTxOp::create(
         rewriter, loc, /*res=*/Type(), adaptor.getBarrier(), bytes,
@@ -189,7 +183,7 @@ struct ArriveBarrierConversion : OpConversionPattern<ArriveBarrierOp> {
     Value lane = getLaneAndWarp(rewriter, loc, 32).first;
     Value laneZero =
         LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, lane,
-                             i32Constant(rewriter, loc, 0));
+                             createI32(rewriter, loc, 0));
     Value arrive =
         LLVM::AndOp::create(rewriter, loc, laneZero, adaptor.getPred());
     createIfThen(rewriter, loc, arrive, [&](RewriterBase &b) {
@@ -208,7 +202,7 @@ struct WaitBarrierConversion : OpConversionPattern<WaitBarrierOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     // ticks: the suspend-time hint of try_wait (ns), as CUTLASS uses.
-    Value ticks = i32Constant(rewriter, loc, 10000000);
+    Value ticks = createI32(rewriter, loc, 10000000);
     NVVM::MBarrierTryWaitParityOp::create(rewriter, loc, adaptor.getBarrier(),
                                           adaptor.getPhase(), ticks);
     rewriter.eraseOp(op);

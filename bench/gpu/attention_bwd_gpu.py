@@ -5,7 +5,9 @@ Usage: attention_bwd_gpu.py KERNEL_DIR OUT_DIR [--quick]
 
 KERNEL_DIR holds the variants bench/gpu/build_attention_bwd_kernels.sh
 compiled (NAME.cubin + NAME.json): bwd_pre_dD (delta = rowsum(dO * O)),
-bwd_dkdv_dD_{full,causal}_wW and bwd_dq_dD_{full,causal}_wW. The cubins are
+bwd_dkdv_dD_{full,causal}_* and bwd_dq_dD_{full,causal}_* (the pointer
+kernels and the _tma ones, which take Z as well; BLOCK_M and BLOCK_N come
+from each variant's metadata). The cubins are
 loaded with the CUDA driver API (ctypes on libcuda, inside PyTorch's
 primary context, so torch tensors are the kernels' buffers) and launched as
 their metadata says: num_warps * 32 threads, shared_bytes of dynamic shared
@@ -59,6 +61,10 @@ class Kernel(Cubin):
         self.causal = bool(c.get("CAUSAL", False))
         self.dtype = torch.bfloat16 if self.args[0]["type"] == "*bf16" else torch.float16
 
+    def sizes(self, Z, H, N):
+        """The trailing size arguments: the _tma kernels take Z too."""
+        return ([Z] if any(a["name"] == "Z" for a in self.args) else []) + [H, N]
+
     def launch(self, grid_x, grid_y, values):
         """values: tensors, floats and ints in argument order."""
         self.launch_values((grid_x, grid_y, 1), values)
@@ -79,13 +85,13 @@ def run_pre(kern, o, do, delta):
 def run_dkdv(kern, q, k, v, do, dk, dv, m, delta, sm_scale):
     Z, H, N, _ = q.shape
     kern.launch(math.ceil(N / kern.bn), Z * H,
-                [q, k, v, do, dk, dv, m, delta, sm_scale] + strides(q, k, v, do, dk, dv) + [H, N])
+                [q, k, v, do, dk, dv, m, delta, sm_scale] + strides(q, k, v, do, dk, dv) + kern.sizes(Z, H, N))
 
 
 def run_dq(kern, q, k, v, do, dq, m, delta, sm_scale):
     Z, H, N, _ = q.shape
     kern.launch(math.ceil(N / kern.bm), Z * H,
-                [q, k, v, do, dq, m, delta, sm_scale] + strides(q, k, v, do, dq) + [H, N])
+                [q, k, v, do, dq, m, delta, sm_scale] + strides(q, k, v, do, dq) + kern.sizes(Z, H, N))
 
 
 def nan_like(t, dtype=None):

@@ -6,6 +6,10 @@
 # tutorial-06 blocks, causal and not, num_warps 4 and 8; specialized as
 # Triton's JIT would for contiguous (Z, H, N, D) f16 tensors (unit inner
 # strides, the rest and N_CTX multiples of 16, aligned pointers).
+# With --arch sm_90a, also the _tma kernels (attn_bwd_dkdv_tma,
+# attn_bwd_dq_tma: the loop's tiles by TMA on --num-stages mbarrier slots),
+# f16, on the block shapes of DKDV_TMA_{64,128} and DQ_TMA_{64,128}
+# (below), named bwd_{dkdv,dq}_d{64,128}_{full,causal}_m{BM}n{BN}w{W}s{S}_tma.
 # Usage: bench/gpu/build_attention_bwd_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
 # Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json:
 #   bwd_pre_d{64,128}, bwd_{dkdv,dq}_d{64,128}_{full,causal}_w{4,8}, and the
@@ -51,6 +55,32 @@ for dtype in f16 bf16; do
         build ${p}bwd_dq_d${d}_${kind}_w$w attn_bwd_dq "$DQ_SPEC" \
           -D HEAD_DIM=$d -D BLOCK_M=128 -D BLOCK_N=32 -D CAUSAL=$causal \
           -D DTYPE=$dtype --num-warps $w --num-stages 3
+      done
+    done
+  done
+done
+
+hopper=0
+for arg in "$@"; do [ "$arg" = sm_90a ] && hopper=1; done
+[ $hopper = 1 ] || exit 0
+# The _tma kernels' block shapes, per HEAD_DIM ("BM BN WARPS STAGES;...";
+# the ones ptxas fits in 255 registers without spills, or nearly).
+DKDV_TMA_64=${DKDV_TMA_64:-"32 128 4 2;32 128 4 3;64 128 8 2;64 128 8 3;32 128 8 3;64 64 4 3;32 64 4 3"}
+DKDV_TMA_128=${DKDV_TMA_128:-"32 128 8 3;64 128 8 2;64 64 8 3;32 64 4 3"}
+DQ_TMA_64=${DQ_TMA_64:-"128 32 4 3;128 32 4 4;128 64 8 3;128 32 8 3;64 32 4 3;64 64 4 3"}
+DQ_TMA_128=${DQ_TMA_128:-"128 64 8 3;128 32 8 3;128 32 4 3;64 32 4 3;64 64 4 3"}
+for d in 64 128; do
+  for causal in False True; do
+    kind=$( [ $causal = True ] && echo causal || echo full )
+    for kernel in dkdv dq; do
+      if [ $kernel = dkdv ]; then spec=$DKDV_SPEC; configs=DKDV_TMA_$d
+      else spec=$DQ_SPEC; configs=DQ_TMA_$d; fi
+      IFS=';' read -ra list <<< "${!configs}"
+      for cfg in "${list[@]}"; do
+        read -r bm bn w st <<< "$cfg"
+        build bwd_${kernel}_d${d}_${kind}_m${bm}n${bn}w${w}s${st}_tma attn_bwd_${kernel}_tma \
+          "$spec" -D HEAD_DIM=$d -D BLOCK_M=$bm -D BLOCK_N=$bn -D CAUSAL=$causal \
+          --num-warps $w --num-stages $st
       done
     done
   done

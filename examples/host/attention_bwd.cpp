@@ -3,7 +3,9 @@
 // The attention backward pass: the forward (attention_fwd[_causal], the
 // forward example's build) writes O and the base-2 log-sum-exp M, then
 // attention_bwd_preprocess (delta = rowsum(dO * O)), attention_bwd_dkdv and
-// attention_bwd_dq give dQ, dK and dV, non-causal and causal. They are
+// attention_bwd_dq give dQ, dK and dV, non-causal and causal, and so do
+// attention_bwd_dkdv_tma and attention_bwd_dq_tma (the loops' tiles
+// through tensor descriptors). They are
 // checked against the gradients of softmax(Q K^T * sm_scale) V computed in
 // double from the same f16 inputs:
 //
@@ -79,9 +81,13 @@ void referenceHead(const std::vector<double> &q, const std::vector<double> &k,
     }
 }
 
-void runBackward(examples::Session &s, bool causal) {
-  const std::string suffix = causal ? "_causal" : "";
-  tk::Kernel fwd = s.loadKernel("attention_fwd" + suffix);
+/// `tma`: the attn_bwd_*_tma kernels (tiles through tensor descriptors),
+/// which take Z before H and N_CTX.
+void runBackward(examples::Session &s, bool causal, bool tma) {
+  const std::string suffix = std::string(tma ? "_tma" : "") +
+                             (causal ? "_causal" : "");
+  tk::Kernel fwd = s.loadKernel(std::string("attention_fwd") +
+                                (causal ? "_causal" : ""));
   tk::Kernel pre = s.loadKernel("attention_bwd_preprocess");
   tk::Kernel dkdv = s.loadKernel("attention_bwd_dkdv" + suffix);
   tk::Kernel dqKernel = s.loadKernel("attention_bwd_dq" + suffix);
@@ -126,28 +132,40 @@ void runBackward(examples::Session &s, bool causal) {
                 Z * H},
                f16(oBuf), f16(doBuf), deltaBuf.as<float>(), sZ, sH, sN, sD,
                sZ, sH, sN, sD, H, N);
-    dkdv.launch(
-        {examples::cdiv(N, examples::constexprValue(dkdv, "BLOCK_N")), Z * H},
-        f16(qBuf), f16(kBuf), f16(vBuf), f16(doBuf), f16(dkBuf), f16(dvBuf),
-        mBuf.as<float>(), deltaBuf.as<float>(), smScale,
-        sZ, sH, sN, sD,   // Q
-        sZ, sH, sN, sD,   // K
-        sZ, sH, sN, sD,   // V
-        sZ, sH, sN, sD,   // dO
-        sZ, sH, sN, sD,   // dK
-        sZ, sH, sN, sD,   // dV
-        H, N);
-    dqKernel.launch(
-        {examples::cdiv(N, examples::constexprValue(dqKernel, "BLOCK_M")),
-         Z * H},
-        f16(qBuf), f16(kBuf), f16(vBuf), f16(doBuf), f16(dqBuf),
-        mBuf.as<float>(), deltaBuf.as<float>(), smScale,
-        sZ, sH, sN, sD,   // Q
-        sZ, sH, sN, sD,   // K
-        sZ, sH, sN, sD,   // V
-        sZ, sH, sN, sD,   // dO
-        sZ, sH, sN, sD,   // dQ
-        H, N);
+    auto launchDkdv = [&](auto... sizes) {
+      dkdv.launch(
+          {examples::cdiv(N, examples::constexprValue(dkdv, "BLOCK_N")),
+           Z * H},
+          f16(qBuf), f16(kBuf), f16(vBuf), f16(doBuf), f16(dkBuf),
+          f16(dvBuf), mBuf.as<float>(), deltaBuf.as<float>(), smScale,
+          sZ, sH, sN, sD,   // Q
+          sZ, sH, sN, sD,   // K
+          sZ, sH, sN, sD,   // V
+          sZ, sH, sN, sD,   // dO
+          sZ, sH, sN, sD,   // dK
+          sZ, sH, sN, sD,   // dV
+          sizes...);
+    };
+    auto launchDq = [&](auto... sizes) {
+      dqKernel.launch(
+          {examples::cdiv(N, examples::constexprValue(dqKernel, "BLOCK_M")),
+           Z * H},
+          f16(qBuf), f16(kBuf), f16(vBuf), f16(doBuf), f16(dqBuf),
+          mBuf.as<float>(), deltaBuf.as<float>(), smScale,
+          sZ, sH, sN, sD,   // Q
+          sZ, sH, sN, sD,   // K
+          sZ, sH, sN, sD,   // V
+          sZ, sH, sN, sD,   // dO
+          sZ, sH, sN, sD,   // dQ
+          sizes...);
+    };
+    if (tma) {
+      launchDkdv(Z, H, N);
+      launchDq(Z, H, N);
+    } else {
+      launchDkdv(H, N);
+      launchDq(H, N);
+    }
   };
   backward();
   s.ctx().sync();
@@ -200,7 +218,9 @@ void runBackward(examples::Session &s, bool causal) {
 int main(int argc, char **argv) {
   return examples::runExample(
       "attention_bwd", argc, argv, [](examples::Session &s) {
-        runBackward(s, /*causal=*/false);
-        runBackward(s, /*causal=*/true);
+        for (bool tma : {false, true}) {
+          runBackward(s, /*causal=*/false, tma);
+          runBackward(s, /*causal=*/true, tma);
+        }
       });
 }

@@ -26,8 +26,12 @@
 // a tk.trans stands between them (Q K^T's K, an fp8 B stored N x K), TMA
 // writes the block as it is, in the staging layout permuted back, and the
 // staged operand becomes a `memdesc_trans` view of that buffer: wgmma
-// reads the same bytes with the dimensions renamed (K-major B). Otherwise
-// the block lands in a buffer of the widest swizzle that fits and a
+// reads the same bytes with the dimensions renamed (K-major B). A block
+// staged several times (attention's Q, once per loop; the backward's Q and
+// dO tiles, each the B operand of one dot as they are and of another
+// transposed) fills one buffer when every staging wants the same bytes:
+// the allocations only read, in one block, of one layout once the
+// transposed ones are permuted back. Otherwise the block lands in a buffer of the widest swizzle that fits and a
 // local_load reads it in the load's layout. Then
 //
 //   %bar = local_alloc : memdesc<1xi64>;  init_barrier %bar, 1
@@ -200,19 +204,27 @@ SmallVector<int32_t> invertPermutation(ArrayRef<int32_t> order) {
   return inverse;
 }
 
-/// The consumer's staging of a loaded block: a local_alloc TMA can fill,
-/// reached through at most one convert_layout, or through a tk.trans with
-/// at most one convert_layout on either side (the tile transposed into a
-/// wgmma operand: the buffer is then the transposed allocation's layout
-/// permuted back, and the allocation becomes a memdesc_trans view of it).
-/// Or several local_allocs of the tile itself, of one type in one block,
-/// whose buffers are only read: copies of one tile (attention's Q, staged
-/// for the QK^T of each of its loops), which one TMA buffer serves.
-struct TmaStaging {
+/// One way a loaded block reaches its consumer: a local_alloc TMA can
+/// fill, reached through at most one convert_layout, or through a tk.trans
+/// with at most one convert_layout on either side (the tile transposed
+/// into a wgmma operand: the buffer is then the transposed allocation's
+/// layout permuted back, and the allocation becomes a memdesc_trans view
+/// of it).
+struct StagingPath {
   LocalAllocOp alloc;
-  SmallVector<LocalAllocOp> copies; // the other allocations of the tile
   tk::TransOp trans;
   SmallVector<Operation *> dropped; // the ops between load and alloc
+  MemDescType bufferType;           // the layout TMA writes for this path
+};
+
+/// The consumer's staging of a loaded block: one path, or several whose
+/// allocations sit in one block, are only read and want the same buffer
+/// (attention's Q, staged for the QK^T of each of its loops; the
+/// backward's Q and dO tiles, each read by one dot as they are and by
+/// another transposed), which one TMA buffer then serves. Paths in block
+/// order: the buffer is filled where the first one was.
+struct TmaStaging {
+  SmallVector<StagingPath> paths;
   MemDescType bufferType;
 };
 
@@ -232,68 +244,59 @@ bool isOnlyRead(LocalAllocOp alloc) {
   return true;
 }
 
-/// The local_allocs of `tile`'s result when it has several users, all of
-/// them local_allocs of one type in one block that are only read, the
-/// first in block order first; empty otherwise.
-SmallVector<LocalAllocOp> getReadOnlyCopies(Operation *tile) {
-  SmallVector<LocalAllocOp> allocs;
-  for (Operation *user : tile->getUsers()) {
-    auto alloc = dyn_cast<LocalAllocOp>(user);
-    if (!alloc || !isOnlyRead(alloc) ||
-        (!allocs.empty() &&
-         (alloc.getType() != allocs.front().getType() ||
-          alloc->getBlock() != allocs.front()->getBlock())))
-      return {};
-    allocs.push_back(alloc);
-  }
-  if (allocs.size() < 2)
-    return {};
-  llvm::sort(allocs, [](LocalAllocOp a, LocalAllocOp b) {
-    return a->isBeforeInBlock(b);
-  });
-  return allocs;
-}
-
-std::optional<TmaStaging> getTmaStaging(Operation *tile) {
-  TmaStaging staging;
-  SmallVector<LocalAllocOp> copies = getReadOnlyCopies(tile);
-  if (!copies.empty()) {
-    staging.alloc = copies.front();
-    staging.copies.assign(std::next(copies.begin()), copies.end());
-    staging.bufferType = staging.alloc.getType();
-    if (!isTmaBuffer(staging.bufferType))
-      return std::nullopt;
-    return staging;
-  }
-  Operation *user = getOnlyUser(tile);
+/// The staging path that starts at `user`, a user of the loaded tile.
+std::optional<StagingPath> getStagingPath(Operation *tile, Operation *user) {
+  StagingPath path;
   auto skipConvert = [&] {
     if (auto convert = dyn_cast_or_null<ConvertLayoutOp>(user)) {
-      staging.dropped.push_back(convert);
+      path.dropped.push_back(convert);
       user = getOnlyUser(convert);
     }
   };
   skipConvert();
   if (auto trans = dyn_cast_or_null<tk::TransOp>(user)) {
-    staging.trans = trans;
-    staging.dropped.push_back(trans);
+    path.trans = trans;
+    path.dropped.push_back(trans);
     user = getOnlyUser(trans);
     skipConvert();
   }
-  staging.alloc = dyn_cast_or_null<LocalAllocOp>(user);
-  if (!staging.alloc)
+  path.alloc = dyn_cast_or_null<LocalAllocOp>(user);
+  if (!path.alloc)
     return std::nullopt;
-  staging.bufferType = staging.alloc.getType();
-  if (staging.trans) {
-    MemDescType viewType = staging.alloc.getType();
-    SmallVector<int32_t> back = invertPermutation(staging.trans.getOrder());
+  path.bufferType = path.alloc.getType();
+  if (path.trans) {
+    MemDescType viewType = path.alloc.getType();
+    SmallVector<int32_t> back = invertPermutation(path.trans.getOrder());
     Attribute layout = permuteLayout(viewType.getEncoding(), back);
     if (!layout)
       return std::nullopt;
     auto tileType = cast<RankedTensorType>(tile->getResult(0).getType());
-    staging.bufferType = MemDescType::get(tile->getContext(),
-                                          tileType.getShape(),
-                                          viewType.getElementType(), layout);
+    path.bufferType = MemDescType::get(tile->getContext(), tileType.getShape(),
+                                       viewType.getElementType(), layout);
   }
+  return path;
+}
+
+std::optional<TmaStaging> getTmaStaging(Operation *tile) {
+  TmaStaging staging;
+  for (Operation *user : tile->getUsers()) {
+    std::optional<StagingPath> path = getStagingPath(tile, user);
+    if (!path)
+      return std::nullopt;
+    staging.paths.push_back(std::move(*path));
+  }
+  if (staging.paths.empty())
+    return std::nullopt;
+  const StagingPath &first = staging.paths.front();
+  staging.bufferType = first.bufferType;
+  if (staging.paths.size() > 1)
+    for (const StagingPath &path : staging.paths)
+      if (path.bufferType != staging.bufferType || !isOnlyRead(path.alloc) ||
+          path.alloc->getBlock() != first.alloc->getBlock())
+        return std::nullopt;
+  llvm::sort(staging.paths, [](const StagingPath &a, const StagingPath &b) {
+    return a.alloc->isBeforeInBlock(b.alloc);
+  });
   if (!isTmaBuffer(staging.bufferType))
     return std::nullopt;
   return staging;
@@ -307,7 +310,7 @@ void lowerLoad(tk::DescriptorLoadOp load, TensorMapParams &maps) {
     tile = squeezed.getDefiningOp();
   // The consumer's staging buffer, when TMA can fill it.
   std::optional<TmaStaging> staging = getTmaStaging(tile);
-  LocalAllocOp alloc = staging ? staging->alloc : nullptr;
+  LocalAllocOp alloc = staging ? staging->paths.front().alloc : nullptr;
 
   auto type = cast<RankedTensorType>(tile->getResult(0).getType());
   MemDescType bufferType =
@@ -330,18 +333,19 @@ void lowerLoad(tk::DescriptorLoadOp load, TensorMapParams &maps) {
   InvalBarrierOp::create(b, loc, barrier);
 
   if (alloc) {
-    Value staged = buffer;
-    if (staging->trans)
-      staged = MemDescTransOp::create(b, loc, buffer,
-                                      staging->trans.getOrder());
-    alloc.replaceAllUsesWith(staged);
-    alloc.erase();
-    for (LocalAllocOp copy : staging->copies) {
-      copy.replaceAllUsesWith(staged);
-      copy.erase();
+    for (StagingPath &path : staging->paths) {
+      Value staged = buffer;
+      if (path.trans) {
+        // At its allocation, which every reader of the view follows.
+        OpBuilder view(path.alloc);
+        staged = MemDescTransOp::create(view, path.alloc.getLoc(), buffer,
+                                        path.trans.getOrder());
+      }
+      path.alloc.replaceAllUsesWith(staged);
+      path.alloc.erase();
+      for (Operation *op : llvm::reverse(path.dropped))
+        op->erase();
     }
-    for (Operation *op : llvm::reverse(staging->dropped))
-      op->erase();
   } else {
     Value value = LocalLoadOp::create(b, loc, type, buffer);
     tile->getResult(0).replaceAllUsesWith(value);

@@ -72,13 +72,14 @@
 // with P = 0. When such dots exist, S >= 3, and the other dots' results
 // are only carried to the next iteration and read there by more than
 // their own accumulator operand (attention's P @ V, whose acc the next
-// iteration scales by alpha), the carried dots get no wait: the next
-// iteration waits for the carried value right before its first reader,
-// with pendings = the dots issued before that reader in the body (groups
-// complete in order), so P @ V of iteration i runs on through the end of
-// iteration i and the start of i + 1, and a QK^T dot issued one iteration
-// ahead in the source (FA3's overlap of the softmax with the next QK^T)
-// runs under the softmax. That wait is in the consume stage, before the
+// iteration scales by alpha) or only by it (the backward's dV and dK,
+// retired by the next iteration's wait for P^T), the carried dots get no
+// wait: the next iteration waits for the carried value right before its
+// first reader, with pendings = the dots issued before that reader in the
+// body (groups complete in order), so P @ V of iteration i runs on
+// through the end of iteration i and the start of i + 1, and a QK^T dot
+// issued one iteration ahead in the source (FA3's overlap of the softmax
+// with the next QK^T) runs under the softmax. That wait is in the consume stage, before the
 // fetch, so D = S - 1 as above; after the loop one wait {0} completes
 // the carried dots.
 // A dot result read inside an op with regions of the body (a flattened
@@ -346,29 +347,34 @@ bool tkgpu::isOnlyCarried(scf::ForOp loop, WarpGroupDotOp dot) {
 
 /// Whether the waits of the carried dots of `loop` may move into the next
 /// iteration: every dot is at the top level of the body, at least one is
-/// only carried, and the iter_arg of each carried dot is read in the body
-/// by something other than its own accumulator operand (that reader gets
-/// the wait, which also retires the dot before the end of the iteration,
-/// so the slots it read may be refilled there).
+/// only carried, and each carried dot is retired in the next iteration
+/// before the end of it (so the slots it read may be refilled there):
+/// either its iter_arg is read in the body by something other than its
+/// own accumulator operand (that reader gets the wait), or a dot of the
+/// body is read in the iteration, whose wait {0} retires every group
+/// issued before it (attention's backward: dV and dK only accumulate,
+/// while P^T and dP^T are read at once).
 bool tkgpu::canDeferCarriedWaits(scf::ForOp loop) {
   unsigned nested = 0;
   loop.getBody()->walk([&](WarpGroupDotOp) { ++nested; });
   auto dots = loop.getBody()->getOps<WarpGroupDotOp>();
   if (nested != size_t(std::distance(dots.begin(), dots.end())))
     return false;
-  bool anyCarried = false;
+  bool anyCarried = false, anyReadAtOnce = false, anyOnlyAccumulated = false;
   for (WarpGroupDotOp dot : dots) {
-    if (!isOnlyCarried(loop, dot))
+    if (!isOnlyCarried(loop, dot)) {
+      anyReadAtOnce = true;
       continue;
+    }
     anyCarried = true;
     Value iterArg = loop.getRegionIterArg(dot->use_begin()->getOperandNumber());
     if (llvm::none_of(iterArg.getUses(), [&](OpOperand &use) {
           return use.getOwner() != loop.getBody()->getTerminator() &&
                  &use != &dot.getCMutable();
         }))
-      return false;
+      anyOnlyAccumulated = true;
   }
-  return anyCarried;
+  return anyCarried && (anyReadAtOnce || !anyOnlyAccumulated);
 }
 
 /// In the rewritten body, a `warp_group_dot_wait` for the iter_arg `arg`

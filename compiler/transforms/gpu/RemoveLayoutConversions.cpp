@@ -11,7 +11,9 @@
 //   from cheap producers (constants, splat, make_range) and values that
 //   already exist in the needed layout, through elementwise ops, broadcast
 //   and expand_dims, compute it directly in B (clones are placed next to
-//   the originals, so nothing moves into loops).
+//   the originals, so nothing moves into loops). Small loads (no more
+//   elements than the program has threads) count as cheap: they are
+//   loaded again in B, which is cheaper than a conversion through scratch.
 // - Forward sinking: an elementwise op, reduction, broadcast or expand_dims
 //   whose operand is convert(x : A -> B) runs in A instead (its other
 //   operands rematerialized in A, or, if they are conversions too,
@@ -83,6 +85,22 @@ bool isCheapProducer(Operation *op) {
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return isa<SplatElementsAttr>(constant.getValue());
   return false;
+}
+
+/// A load of at most one element per thread of the program: loading it
+/// again in another layout (its pointers rebuilt there, the clone right
+/// after it, so it reads the same memory) costs a few more requests to
+/// the same lines, while converting it goes through scratch memory and a
+/// CTA barrier. Attention's backward loads the row statistics M and delta
+/// of each block of queries in the loop and reads them in the layout of
+/// the dot result (a slice of it): they are then loaded in that layout.
+bool isSmallLoad(Operation *op) {
+  auto load = dyn_cast<tk::LoadOp>(op);
+  if (!load)
+    return false;
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  unsigned threads = getNumWarps(op) * 32;
+  return type && threads > 0 && type.getNumElements() <= threads;
 }
 
 Attribute encodingOf(Value value) {
@@ -195,6 +213,13 @@ private:
     }
     if (isCheapProducer(def))
       return true;
+    if (isSmallLoad(def)) {
+      for (unsigned i = 0; i < def->getNumOperands(); ++i)
+        if (Attribute needed = operandLayout(def, i, layout))
+          if (!canRematerialize(def->getOperand(i), needed, budget, visited))
+            return false;
+      return true;
+    }
     // Expand_dims needs the result layout's slice, which only distributed
     // layouts have.
     if (isa<tk::ExpandDimsOp>(def) &&

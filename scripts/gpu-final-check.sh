@@ -9,11 +9,11 @@
 # variants alone first, under a 100 s timeout: a kernel that may hang
 # costs only that; HANG=REGEX, the variants also left out when that step
 # times out), BWD=DIR (the backward variants there checked and timed,
-# next to PyTorch's flash backward),
+# next to PyTorch's flash backward, under BWD_TIMEOUT, 200 s),
 # REF (triton_ref sections, default "attention"; "attention|matmul_bf16"
 # adds Triton's bf16 matmul) with REF_TIMEOUT (100 s), and SAN=DIR (the
 # variants the sanitizers run, DIR by default; .carry/kernels/empty runs
-# none).
+# none), SAN_BWD=DIR (backward variants the sanitizers run too).
 # Usage: OUT=DIR bash scripts/gpu-final-check.sh DIR [LONG]
 export PYTHONUNBUFFERED=1 PATH=$PATH:/usr/local/cuda/bin
 C=$PWD/.carry; L=$OUT/logs; mkdir -p $L
@@ -41,7 +41,7 @@ if [ -n "${FIRST:-}" ]; then
   export ONLY="^(?!.*(?:$skip))"
 fi
 if [ -n "${BWD:-}" ]; then
-  timeout 200 python3 bench/gpu/attention_bwd_gpu.py "$BWD" $OUT/bwd > $L/attention-bwd.log 2>&1
+  timeout ${BWD_TIMEOUT:-200} python3 bench/gpu/attention_bwd_gpu.py "$BWD" $OUT/bwd > $L/attention-bwd.log 2>&1
   echo "bwd exit $?"; grep -E "TFLOP/s|FAIL|passed|rror|unavailable" $L/attention-bwd.log | head -30
 fi
-bash scripts/gpu-attention-ws.sh "$1" "${SAN:-$1}" "${2:-^$}"
+bash scripts/gpu-attention-ws.sh "$1" "${SAN:-$1}" "${2:-^$}" "${SAN_BWD:-}"

@@ -63,12 +63,15 @@ done
 hopper=0
 for arg in "$@"; do [ "$arg" = sm_90a ] && hopper=1; done
 [ $hopper = 1 ] || exit 0
-# The _tma kernels' block shapes, per HEAD_DIM ("BM BN WARPS STAGES;...";
-# the ones ptxas fits in 255 registers without spills, or nearly).
-DKDV_TMA_64=${DKDV_TMA_64:-"32 128 4 2;32 128 4 3;64 128 8 2;64 128 8 3;32 128 8 3;64 64 4 3;32 64 4 3"}
-DKDV_TMA_128=${DKDV_TMA_128:-"32 128 8 3;64 128 8 2;64 64 8 3;32 64 4 3"}
-DQ_TMA_64=${DQ_TMA_64:-"128 32 4 3;128 32 4 4;128 64 8 3;128 32 8 3;64 32 4 3;64 64 4 3"}
-DQ_TMA_128=${DQ_TMA_128:-"128 64 8 3;128 32 8 3;128 32 4 3;64 32 4 3;64 64 4 3"}
+# The _tma kernels' block shapes, per HEAD_DIM ("BM BN WARPS STAGES [ws]";
+# the ones ptxas fits in 255 registers without spills, or nearly). ws:
+# -D WARP_SPECIALIZE=True (a producer warp group issues the copies; on 8
+# warps the two compute warp groups take turns), suffix _ws; wsnopp: the
+# same with --no-pingpong, suffix _wsnopp.
+DKDV_TMA_64=${DKDV_TMA_64:-"32 128 4 2;32 128 4 3;64 128 8 3;64 64 4 2;64 64 4 3;64 64 4 4;32 64 4 3;64 64 4 3 ws;64 128 8 3 ws;64 128 8 3 wsnopp"}
+DKDV_TMA_128=${DKDV_TMA_128:-"32 128 8 3;64 128 8 2;32 64 4 2;32 64 4 3;32 64 4 4;32 64 4 3 ws;64 128 8 2 ws"}
+DQ_TMA_64=${DQ_TMA_64:-"128 32 4 3;128 32 4 4;128 64 8 3;64 64 4 2;64 64 4 3;64 64 4 4;64 64 4 3 ws;128 64 8 3 ws;128 64 8 3 wsnopp"}
+DQ_TMA_128=${DQ_TMA_128:-"128 64 8 2;128 64 8 3;128 64 8 4;64 64 4 3;64 64 4 4;128 64 8 3 ws;128 64 8 3 wsnopp;64 64 4 3 ws"}
 for d in 64 128; do
   for causal in False True; do
     kind=$( [ $causal = True ] && echo causal || echo full )
@@ -77,10 +80,15 @@ for d in 64 128; do
       else spec=$DQ_SPEC; configs=DQ_TMA_$d; fi
       IFS=';' read -ra list <<< "${!configs}"
       for cfg in "${list[@]}"; do
-        read -r bm bn w st <<< "$cfg"
-        build bwd_${kernel}_d${d}_${kind}_m${bm}n${bn}w${w}s${st}_tma attn_bwd_${kernel}_tma \
+        read -r bm bn w st mode <<< "$cfg"
+        flags=() suffix=""
+        case ${mode:-} in
+          ws) flags=(-D WARP_SPECIALIZE=True); suffix=_ws ;;
+          wsnopp) flags=(-D WARP_SPECIALIZE=True --no-pingpong); suffix=_wsnopp ;;
+        esac
+        build bwd_${kernel}_d${d}_${kind}_m${bm}n${bn}w${w}s${st}_tma$suffix attn_bwd_${kernel}_tma \
           "$spec" -D HEAD_DIM=$d -D BLOCK_M=$bm -D BLOCK_N=$bn -D CAUSAL=$causal \
-          --num-warps $w --num-stages $st
+          --num-warps $w --num-stages $st "${flags[@]}"
       done
     done
   done

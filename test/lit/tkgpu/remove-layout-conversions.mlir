@@ -369,3 +369,131 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return
   }
 }
+
+// -----
+
+#ld = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#sl = #tkgpu.slice<{dim = 0, parent = #mma}>
+
+// A small load (no more elements than the program has threads: here 32 of
+// 4 warps * 32 = 128) is rematerializable like a cheap producer: the row
+// vector converted from its load's layout to a slice of #mma is loaded in
+// the slice instead, its pointers (make_range, splat, addptr) rebuilt
+// there; no conversion through scratch memory is left. Attention's
+// backward loads M and delta of each query block this way.
+// CHECK-DAG: #[[MMA:.*]] = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK-DAG: #[[SL:.*]] = #tkgpu.slice<{dim = 0, parent = #[[MMA]]}>
+// CHECK-LABEL: func.func @small_load
+// CHECK-SAME: (%[[BASE:[^:]*]]: !tk.ptr<f32>, %[[S:[^:]*]]: tensor<32xf32, #[[SL]]>)
+// CHECK-NOT: convert_layout
+// CHECK: %[[R:.*]] = tk.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #[[SL]]>
+// CHECK-NEXT: %[[BS:.*]] = tk.splat %[[BASE]] : !tk.ptr<f32> -> tensor<32x!tk.ptr<f32>, #[[SL]]>
+// CHECK-NEXT: %[[P:.*]] = tk.addptr %[[BS]], %[[R]] : tensor<32x!tk.ptr<f32>, #[[SL]]>, tensor<32xi32, #[[SL]]>
+// CHECK-NEXT: %[[M:.*]] = tk.load %[[P]] : tensor<32x!tk.ptr<f32>, #[[SL]]> -> tensor<32xf32, #[[SL]]>
+// CHECK-NEXT: %[[D:.*]] = arith.subf %[[S]], %[[M]] : tensor<32xf32, #[[SL]]>
+// CHECK-NEXT: return %[[D]] : tensor<32xf32, #[[SL]]>
+// CHECK-NOT: tk.load
+// CHECK-NOT: convert_layout
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @small_load(%base: !tk.ptr<f32>, %s: tensor<32xf32, #sl>) -> tensor<32xf32, #sl> {
+    %r = tk.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #ld>
+    %bs = tk.splat %base : !tk.ptr<f32> -> tensor<32x!tk.ptr<f32>, #ld>
+    %p = tk.addptr %bs, %r : tensor<32x!tk.ptr<f32>, #ld>, tensor<32xi32, #ld>
+    %m = tk.load %p : tensor<32x!tk.ptr<f32>, #ld> -> tensor<32xf32, #ld>
+    %mc = tkgpu.convert_layout %m : tensor<32xf32, #ld> -> tensor<32xf32, #sl>
+    %d = arith.subf %s, %mc : tensor<32xf32, #sl>
+    return %d : tensor<32xf32, #sl>
+  }
+}
+
+// -----
+
+#ld = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sl = #tkgpu.slice<{dim = 0, parent = #b2}>
+#ld2 = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+
+// The threshold, with 4 warps (128 threads): a load of 128 elements is
+// still loaded again in the slice of #b2; one of 256, and a 64 x 64 tile,
+// keep their conversion (reloading them would cost more requests than
+// one conversion).
+// CHECK-DAG: #[[LD:.*]] = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[B2:.*]] = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[SL:.*]] = #tkgpu.slice<{dim = 0, parent = #[[B2]]}>
+// CHECK-DAG: #[[LD2:.*]] = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @load_of_128
+// CHECK-NOT: convert_layout
+// CHECK: %[[P:.*]] = tk.addptr %{{.*}} : tensor<128x!tk.ptr<f32>, #[[SL]]>, tensor<128xi32, #[[SL]]>
+// CHECK-NEXT: %[[M:.*]] = tk.load %[[P]] : tensor<128x!tk.ptr<f32>, #[[SL]]> -> tensor<128xf32, #[[SL]]>
+// CHECK-NEXT: arith.subf %{{.*}}, %[[M]] : tensor<128xf32, #[[SL]]>
+// CHECK-NOT: convert_layout
+// CHECK-LABEL: func.func @load_of_256
+// CHECK: %[[P:.*]] = tk.addptr %{{.*}} : tensor<256x!tk.ptr<f32>, #[[LD]]>, tensor<256xi32, #[[LD]]>
+// CHECK-NEXT: %[[M:.*]] = tk.load %[[P]] : tensor<256x!tk.ptr<f32>, #[[LD]]> -> tensor<256xf32, #[[LD]]>
+// CHECK-NEXT: %[[MC:.*]] = tkgpu.convert_layout %[[M]] : tensor<256xf32, #[[LD]]> -> tensor<256xf32, #[[SL]]>
+// CHECK-NEXT: arith.subf %{{.*}}, %[[MC]] : tensor<256xf32, #[[SL]]>
+// CHECK-LABEL: func.func @load_of_tile
+// CHECK: %[[X:.*]] = tk.load %{{.*}} : tensor<64x64x!tk.ptr<f16>, #[[LD2]]> -> tensor<64x64xf16, #[[LD2]]>
+// CHECK-NEXT: %[[XC:.*]] = tkgpu.convert_layout %[[X]] : tensor<64x64xf16, #[[LD2]]> -> tensor<64x64xf16, #[[B2]]>
+// CHECK-NEXT: arith.addf %{{.*}}, %[[XC]] : tensor<64x64xf16, #[[B2]]>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @load_of_128(%base: !tk.ptr<f32>, %s: tensor<128xf32, #sl>) -> tensor<128xf32, #sl> {
+    %r = tk.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ld>
+    %bs = tk.splat %base : !tk.ptr<f32> -> tensor<128x!tk.ptr<f32>, #ld>
+    %p = tk.addptr %bs, %r : tensor<128x!tk.ptr<f32>, #ld>, tensor<128xi32, #ld>
+    %m = tk.load %p : tensor<128x!tk.ptr<f32>, #ld> -> tensor<128xf32, #ld>
+    %mc = tkgpu.convert_layout %m : tensor<128xf32, #ld> -> tensor<128xf32, #sl>
+    %d = arith.subf %s, %mc : tensor<128xf32, #sl>
+    return %d : tensor<128xf32, #sl>
+  }
+  func.func @load_of_256(%base: !tk.ptr<f32>, %s: tensor<256xf32, #sl>) -> tensor<256xf32, #sl> {
+    %r = tk.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #ld>
+    %bs = tk.splat %base : !tk.ptr<f32> -> tensor<256x!tk.ptr<f32>, #ld>
+    %p = tk.addptr %bs, %r : tensor<256x!tk.ptr<f32>, #ld>, tensor<256xi32, #ld>
+    %m = tk.load %p : tensor<256x!tk.ptr<f32>, #ld> -> tensor<256xf32, #ld>
+    %mc = tkgpu.convert_layout %m : tensor<256xf32, #ld> -> tensor<256xf32, #sl>
+    %d = arith.subf %s, %mc : tensor<256xf32, #sl>
+    return %d : tensor<256xf32, #sl>
+  }
+  func.func @load_of_tile(%base: !tk.ptr<f16>, %s: tensor<64x64xf16, #b2>) -> tensor<64x64xf16, #b2> {
+    %r = tk.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 0, parent = #ld2}>>
+    %re = tk.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 0, parent = #ld2}>> -> tensor<1x64xi32, #ld2>
+    %rb = tk.broadcast %re : tensor<1x64xi32, #ld2> -> tensor<64x64xi32, #ld2>
+    %bs = tk.splat %base : !tk.ptr<f16> -> tensor<64x64x!tk.ptr<f16>, #ld2>
+    %p = tk.addptr %bs, %rb : tensor<64x64x!tk.ptr<f16>, #ld2>, tensor<64x64xi32, #ld2>
+    %x = tk.load %p : tensor<64x64x!tk.ptr<f16>, #ld2> -> tensor<64x64xf16, #ld2>
+    %xc = tkgpu.convert_layout %x : tensor<64x64xf16, #ld2> -> tensor<64x64xf16, #b2>
+    %y = arith.addf %s, %xc : tensor<64x64xf16, #b2>
+    return %y : tensor<64x64xf16, #b2>
+  }
+}
+
+// -----
+
+#ld = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
+#sl = #tkgpu.slice<{dim = 0, parent = #b2}>
+
+// The number of threads comes from the module's tkgpu.num_warps: with 8
+// warps (256 threads) the load of 256 elements is loaded again in the
+// slice.
+// CHECK-DAG: #[[B2:.*]] = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]}>
+// CHECK-DAG: #[[SL:.*]] = #tkgpu.slice<{dim = 0, parent = #[[B2]]}>
+// CHECK-LABEL: func.func @load_of_256_8_warps
+// CHECK-NOT: convert_layout
+// CHECK: %[[P:.*]] = tk.addptr %{{.*}} : tensor<256x!tk.ptr<f32>, #[[SL]]>, tensor<256xi32, #[[SL]]>
+// CHECK-NEXT: %[[M:.*]] = tk.load %[[P]] : tensor<256x!tk.ptr<f32>, #[[SL]]> -> tensor<256xf32, #[[SL]]>
+// CHECK-NEXT: arith.subf %{{.*}}, %[[M]] : tensor<256xf32, #[[SL]]>
+// CHECK-NOT: convert_layout
+module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32} {
+  func.func @load_of_256_8_warps(%base: !tk.ptr<f32>, %s: tensor<256xf32, #sl>) -> tensor<256xf32, #sl> {
+    %r = tk.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #ld>
+    %bs = tk.splat %base : !tk.ptr<f32> -> tensor<256x!tk.ptr<f32>, #ld>
+    %p = tk.addptr %bs, %r : tensor<256x!tk.ptr<f32>, #ld>, tensor<256xi32, #ld>
+    %m = tk.load %p : tensor<256x!tk.ptr<f32>, #ld> -> tensor<256xf32, #ld>
+    %mc = tkgpu.convert_layout %m : tensor<256xf32, #ld> -> tensor<256xf32, #sl>
+    %d = arith.subf %s, %mc : tensor<256xf32, #sl>
+    return %d : tensor<256xf32, #sl>
+  }
+}

@@ -8,8 +8,8 @@
 # strides, the rest and N_CTX multiples of 16, aligned pointers).
 # With --arch sm_90a, also the _tma kernels (attn_bwd_dkdv_tma,
 # attn_bwd_dq_tma: the loop's tiles by TMA on --num-stages mbarrier slots),
-# f16, on the block shapes of DKDV_TMA_{64,128} and DQ_TMA_{64,128}
-# (below), named bwd_{dkdv,dq}_d{64,128}_{full,causal}_m{BM}n{BN}w{W}s{S}_tma.
+# f16 (TMA_DTYPES="f16 bf16" adds bf16_ ones), on the block shapes of
+# DKDV_TMA_{64,128} and DQ_TMA_{64,128} (below), named bwd_{dkdv,dq}_d{64,128}_{full,causal}_m{BM}n{BN}w{W}s{S}_tma.
 # Usage: bench/gpu/build_attention_bwd_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
 # Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json:
 #   bwd_pre_d{64,128}, bwd_{dkdv,dq}_d{64,128}_{full,causal}_w{4,8}, and the
@@ -72,6 +72,8 @@ DKDV_TMA_64=${DKDV_TMA_64:-"32 128 4 2;32 128 4 3;64 128 8 3;64 64 4 2;64 64 4 3
 DKDV_TMA_128=${DKDV_TMA_128:-"32 128 8 3;64 128 8 2;32 64 4 2;32 64 4 3;32 64 4 4;32 64 4 3 ws;64 128 8 2 ws"}
 DQ_TMA_64=${DQ_TMA_64:-"128 32 4 3;128 32 4 4;128 64 8 3;64 64 4 2;64 64 4 3;64 64 4 4;64 64 4 3 ws;128 64 8 3 ws;128 64 8 3 wsnopp"}
 DQ_TMA_128=${DQ_TMA_128:-"128 64 8 2;128 64 8 3;128 64 8 4;64 64 4 3;64 64 4 4;128 64 8 3 ws;128 64 8 3 wsnopp;64 64 4 3 ws"}
+for dtype in ${TMA_DTYPES:-f16}; do
+p=$( [ $dtype = bf16 ] && echo bf16_ || true )
 for d in 64 128; do
   for causal in False True; do
     kind=$( [ $causal = True ] && echo causal || echo full )
@@ -86,10 +88,11 @@ for d in 64 128; do
           ws) flags=(-D WARP_SPECIALIZE=True); suffix=_ws ;;
           wsnopp) flags=(-D WARP_SPECIALIZE=True --no-pingpong); suffix=_wsnopp ;;
         esac
-        build bwd_${kernel}_d${d}_${kind}_m${bm}n${bn}w${w}s${st}_tma$suffix attn_bwd_${kernel}_tma \
+        build ${p}bwd_${kernel}_d${d}_${kind}_m${bm}n${bn}w${w}s${st}_tma$suffix attn_bwd_${kernel}_tma \
           "$spec" -D HEAD_DIM=$d -D BLOCK_M=$bm -D BLOCK_N=$bn -D CAUSAL=$causal \
-          --num-warps $w --num-stages $st "${flags[@]}"
+          -D DTYPE=$dtype --num-warps $w --num-stages $st "${flags[@]}"
       done
     done
   done
+done
 done

@@ -3,8 +3,9 @@
 // Two consumer warp groups, two key loops of two dots each (attention's
 // unmasked and masked loops): group g waits at barrier 3 + g before each
 // loop and before each P @ V, and releases the other group (barrier
-// 4 - g) after each QK^T and after each loop. Group 1 gives group 0 the
-// first turn; group 0 takes group 1's last release after the loops.
+// 4 - g) after each QK^T and after each loop but the last. Group 1 gives
+// group 0 the first turn; after the last loop group 0 releases group 1
+// and both wait at barrier 3.
 #bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
 #mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [16, 64, 16]}>
@@ -45,11 +46,14 @@ module attributes {tkgpu.num_warps = 8 : i32, tkgpu.total_num_warps = 12 : i32, 
   // CHECK-NEXT: tkgpu.warp_group_dot
   // CHECK-NEXT: scf.yield
   // CHECK-NEXT: }
-  // CHECK-NEXT: tkgpu.named_barrier_arrive %[[OTHER]], 256
+  // After the last loop only group 0 releases the other's last turn; then
+  // both groups wait at T0 (group 1's last release of group 0 is that
+  // wait: each group waits at as many barriers as the other).
   // CHECK-NEXT: %[[G0:.*]] = arith.cmpi eq, %[[G]], %[[C0]]
   // CHECK-NEXT: scf.if %[[G0]] {
-  // CHECK-NEXT: tkgpu.named_barrier_sync %[[C3]], 256
+  // CHECK-NEXT: tkgpu.named_barrier_arrive %[[OTHER]], 256
   // CHECK-NEXT: }
+  // CHECK-NEXT: tkgpu.named_barrier_sync %[[C3]], 256
   // CHECK-NEXT: tkgpu.warp_group_dot_wait %[[L2]] {pendings = 0 : i32}
   // CHECK-NOT: tkgpu.named_barrier
   // CHECK: tkgpu.warp_yield

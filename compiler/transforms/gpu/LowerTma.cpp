@@ -31,8 +31,9 @@
 // dO tiles, each the B operand of one dot as they are and of another
 // transposed) fills one buffer when every staging wants the same bytes:
 // the allocations only read, in one block, of one layout once the
-// transposed ones are permuted back. Otherwise the block lands in a buffer of the widest swizzle that fits and a
-// local_load reads it in the load's layout. Then
+// transposed ones are permuted back. Otherwise the block lands in a
+// buffer of the widest swizzle that fits and a local_load reads it in the
+// load's layout. Then
 //
 //   %bar = local_alloc : memdesc<1xi64>;  init_barrier %bar, 1
 //   %buf = local_alloc : memdesc<block>

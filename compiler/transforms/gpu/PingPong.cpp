@@ -52,11 +52,13 @@
 // in every ping-pong kernel (forward and backward) and none without the
 // pass; with the counts equal it reports none (twelfth session). The
 // wait costs little: the epilogue's first barrier makes group 1 wait for
-// group 0 anyway. The producer: a group inside its turn
-// may wait for the fill of the next slot, which needs both groups to
-// have freed the slot S iterations back; the other group freed it at
-// the latest in a turn it took before this one (with S >= 2 slots), so
-// that fill never waits for the turn being held.
+// group 0 anyway.
+//
+// The producer: a group inside its turn may wait for the fill of the
+// next slot, which needs both groups to have freed the slot S iterations
+// back; the other group freed it at the latest in a turn it took before
+// this one (with S >= 2 slots), so that fill never waits for the turn
+// being held.
 //
 // Not rewritten: a consumer region of other than two warp groups; a loop
 // whose first dot is carried to the next iteration (attention's AHEAD

@@ -79,9 +79,9 @@
 // body (groups complete in order), so P @ V of iteration i runs on
 // through the end of iteration i and the start of i + 1, and a QK^T dot
 // issued one iteration ahead in the source (FA3's overlap of the softmax
-// with the next QK^T) runs under the softmax. That wait is in the consume stage, before the
-// fetch, so D = S - 1 as above; after the loop one wait {0} completes
-// the carried dots.
+// with the next QK^T) runs under the softmax. That wait is in the consume
+// stage, before the fetch, so D = S - 1 as above; after the loop one wait
+// {0} completes the carried dots.
 // A dot result read inside an op with regions of the body (a flattened
 // persistent loop's epilogue, `scf.if last`) does not force P = 0: that
 // region starts with `warp_group_dot_wait {pendings = 0}` of it.

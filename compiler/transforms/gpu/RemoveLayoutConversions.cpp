@@ -11,9 +11,10 @@
 //   from cheap producers (constants, splat, make_range) and values that
 //   already exist in the needed layout, through elementwise ops, broadcast
 //   and expand_dims, compute it directly in B (clones are placed next to
-//   the originals, so nothing moves into loops). Small loads (no more
-//   elements than the program has threads) count as cheap: they are
-//   loaded again in B, which is cheaper than a conversion through scratch.
+//   the originals, so nothing moves into loops). Small loads (vectors of
+//   no more elements than the program has threads) count as cheap: they
+//   are loaded again in B, which is cheaper than a conversion through
+//   scratch.
 // - Forward sinking: an elementwise op, reduction, broadcast or expand_dims
 //   whose operand is convert(x : A -> B) runs in A instead (its other
 //   operands rematerialized in A, or, if they are conversions too,
@@ -87,8 +88,8 @@ bool isCheapProducer(Operation *op) {
   return false;
 }
 
-/// A load of at most one element per thread of the program: loading it
-/// again in another layout (its pointers rebuilt there, the clone right
+/// A load of a vector (rank 1) of at most one element per thread of the
+/// program: loading it again in another layout (its pointers rebuilt there, the clone right
 /// after it, so it reads the same memory) costs a few more requests to
 /// the same lines, while converting it goes through scratch memory and a
 /// CTA barrier. Attention's backward loads the row statistics M and delta
@@ -100,7 +101,8 @@ bool isSmallLoad(Operation *op) {
     return false;
   auto type = dyn_cast<RankedTensorType>(load.getType());
   unsigned threads = getNumWarps(op) * 32;
-  return type && threads > 0 && type.getNumElements() <= threads;
+  return type && type.getRank() == 1 && threads > 0 &&
+         type.getNumElements() <= threads;
 }
 
 Attribute encodingOf(Value value) {

@@ -437,6 +437,12 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
 // CHECK: %[[X:.*]] = tk.load %{{.*}} : tensor<64x64x!tk.ptr<f16>, #[[LD2]]> -> tensor<64x64xf16, #[[LD2]]>
 // CHECK-NEXT: %[[XC:.*]] = tkgpu.convert_layout %[[X]] : tensor<64x64xf16, #[[LD2]]> -> tensor<64x64xf16, #[[B2]]>
 // CHECK-NEXT: arith.addf %{{.*}}, %[[XC]] : tensor<64x64xf16, #[[B2]]>
+// A 2-D tile of 1 x 64 (64 elements, under the 128 threads) is not a
+// vector: only rank-1 loads are loaded again in their user's layout.
+// CHECK-LABEL: func.func @small_tile
+// CHECK: %[[T:.*]] = tk.load %{{.*}} : tensor<1x64x!tk.ptr<f16>, #[[LD2]]> -> tensor<1x64xf16, #[[LD2]]>
+// CHECK-NEXT: %[[TC:.*]] = tkgpu.convert_layout %[[T]] : tensor<1x64xf16, #[[LD2]]> -> tensor<1x64xf16, #[[B2]]>
+// CHECK-NEXT: arith.addf %{{.*}}, %[[TC]] : tensor<1x64xf16, #[[B2]]>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32} {
   func.func @load_of_128(%base: !tk.ptr<f32>, %s: tensor<128xf32, #sl>) -> tensor<128xf32, #sl> {
     %r = tk.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #ld>
@@ -466,6 +472,16 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32}
     %xc = tkgpu.convert_layout %x : tensor<64x64xf16, #ld2> -> tensor<64x64xf16, #b2>
     %y = arith.addf %s, %xc : tensor<64x64xf16, #b2>
     return %y : tensor<64x64xf16, #b2>
+  }
+  func.func @small_tile(%base: !tk.ptr<f16>, %s: tensor<1x64xf16, #b2>) -> tensor<1x64xf16, #b2> {
+    %r = tk.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 0, parent = #ld2}>>
+    %re = tk.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #tkgpu.slice<{dim = 0, parent = #ld2}>> -> tensor<1x64xi32, #ld2>
+    %bs = tk.splat %base : !tk.ptr<f16> -> tensor<1x64x!tk.ptr<f16>, #ld2>
+    %p = tk.addptr %bs, %re : tensor<1x64x!tk.ptr<f16>, #ld2>, tensor<1x64xi32, #ld2>
+    %x = tk.load %p : tensor<1x64x!tk.ptr<f16>, #ld2> -> tensor<1x64xf16, #ld2>
+    %xc = tkgpu.convert_layout %x : tensor<1x64xf16, #ld2> -> tensor<1x64xf16, #b2>
+    %y = arith.addf %s, %xc : tensor<1x64xf16, #b2>
+    return %y : tensor<1x64xf16, #b2>
   }
 }
 

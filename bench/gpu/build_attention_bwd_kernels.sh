@@ -8,7 +8,8 @@
 # strides, the rest and N_CTX multiples of 16, aligned pointers).
 # With --arch sm_90a, also the _tma kernels (attn_bwd_dkdv_tma,
 # attn_bwd_dq_tma: the loop's tiles by TMA on --num-stages mbarrier slots),
-# f16 (TMA_DTYPES="f16 bf16" adds bf16_ ones), on the block shapes of
+# f16 (TMA_DTYPES="f16 bf16" adds bf16_ ones; the default builds both),
+# on the block shapes of
 # DKDV_TMA_{64,128} and DQ_TMA_{64,128} (below), named bwd_{dkdv,dq}_d{64,128}_{full,causal}_m{BM}n{BN}w{W}s{S}_tma.
 # Usage: bench/gpu/build_attention_bwd_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
 # Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json:
@@ -63,16 +64,21 @@ done
 hopper=0
 for arg in "$@"; do [ "$arg" = sm_90a ] && hopper=1; done
 [ $hopper = 1 ] || exit 0
-# The _tma kernels' block shapes, per HEAD_DIM ("BM BN WARPS STAGES [ws]";
-# the ones ptxas fits in 255 registers without spills, or nearly). ws:
-# -D WARP_SPECIALIZE=True (a producer warp group issues the copies; on 8
-# warps the two compute warp groups take turns), suffix _ws; wsnopp: the
-# same with --no-pingpong, suffix _wsnopp.
-DKDV_TMA_64=${DKDV_TMA_64:-"32 128 4 2;32 128 4 3;64 128 8 3;64 64 4 2;64 64 4 3;64 64 4 4;32 64 4 3;64 64 4 3 ws;64 128 8 3 ws;64 128 8 3 wsnopp"}
-DKDV_TMA_128=${DKDV_TMA_128:-"32 128 8 3;64 128 8 2;32 64 4 2;32 64 4 3;32 64 4 4;32 64 4 3 ws;64 128 8 2 ws"}
-DQ_TMA_64=${DQ_TMA_64:-"128 32 4 3;128 32 4 4;128 64 8 3;64 64 4 2;64 64 4 3;64 64 4 4;64 64 4 3 ws;128 64 8 3 ws;128 64 8 3 wsnopp"}
-DQ_TMA_128=${DQ_TMA_128:-"128 64 8 2;128 64 8 3;128 64 8 4;64 64 4 3;64 64 4 4;128 64 8 3 ws;128 64 8 3 wsnopp;64 64 4 3 ws"}
-for dtype in ${TMA_DTYPES:-f16}; do
+# The _tma kernels' block shapes, per HEAD_DIM ("BM BN WARPS STAGES [ws]").
+# ws: -D WARP_SPECIALIZE=True (a producer warp group issues the copies; on
+# 8 warps the two compute warp groups take turns), suffix _ws; wsnopp: the
+# same with --no-pingpong, suffix _wsnopp. The defaults are the twelfth
+# session's fastest per row (docs/benchmarks.md, run AU) and their
+# neighbours; its sweep (run AT) also had, for dK/dV at HEAD_DIM 64,
+# "32 128 4 2;32 128 4 3;64 64 4 2;64 64 4 3;32 64 4 3;64 64 4 3 ws", at
+# 128 "32 128 8 3;64 128 8 2;32 64 4 2;32 64 4 3;32 64 4 4;32 64 4 3 ws",
+# and for dQ "128 32 4 3;128 32 4 4;64 64 4 2;64 64 4 4;64 64 4 3 ws" (64)
+# and "128 64 8 2;128 64 8 4;64 64 4 3;64 64 4 4;64 64 4 3 ws" (128).
+DKDV_TMA_64=${DKDV_TMA_64:-"64 64 4 4;64 128 8 3 ws;64 128 8 3 wsnopp"}
+DKDV_TMA_128=${DKDV_TMA_128:-"32 64 4 3;64 128 8 2 ws;64 128 8 2 wsnopp"}
+DQ_TMA_64=${DQ_TMA_64:-"64 64 4 3;128 64 8 3 ws;128 64 8 3 wsnopp"}
+DQ_TMA_128=${DQ_TMA_128:-"128 64 8 3;128 64 8 3 ws;128 64 8 3 wsnopp"}
+for dtype in ${TMA_DTYPES:-f16 bf16}; do
 p=$( [ $dtype = bf16 ] && echo bf16_ || true )
 for d in 64 128; do
   for causal in False True; do

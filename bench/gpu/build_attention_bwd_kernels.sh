@@ -8,9 +8,10 @@
 # strides, the rest and N_CTX multiples of 16, aligned pointers).
 # With --arch sm_90a, also the _tma kernels (attn_bwd_dkdv_tma,
 # attn_bwd_dq_tma: the loop's tiles by TMA on --num-stages mbarrier slots),
-# f16 (TMA_DTYPES="f16 bf16" adds bf16_ ones; the default builds both),
-# on the block shapes of
-# DKDV_TMA_{64,128} and DQ_TMA_{64,128} (below), named bwd_{dkdv,dq}_d{64,128}_{full,causal}_m{BM}n{BN}w{W}s{S}_tma.
+# in the dtypes of TMA_DTYPES (default "f16 bf16"; bf16 ones prefixed
+# bf16_), on the block shapes of DKDV_TMA_{64,128} and DQ_TMA_{64,128}
+# (below), named
+# bwd_{dkdv,dq}_d{64,128}_{full,causal}_m{BM}n{BN}w{W}s{S}_tma[_ws|_wsnopp].
 # Usage: bench/gpu/build_attention_bwd_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
 # Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json:
 #   bwd_pre_d{64,128}, bwd_{dkdv,dq}_d{64,128}_{full,causal}_w{4,8}, and the
@@ -79,26 +80,27 @@ DKDV_TMA_128=${DKDV_TMA_128:-"32 64 4 3;64 128 8 2 ws;64 128 8 2 wsnopp"}
 DQ_TMA_64=${DQ_TMA_64:-"64 64 4 3;128 64 8 3 ws;128 64 8 3 wsnopp"}
 DQ_TMA_128=${DQ_TMA_128:-"128 64 8 3;128 64 8 3 ws;128 64 8 3 wsnopp"}
 for dtype in ${TMA_DTYPES:-f16 bf16}; do
-p=$( [ $dtype = bf16 ] && echo bf16_ || true )
-for d in 64 128; do
-  for causal in False True; do
-    kind=$( [ $causal = True ] && echo causal || echo full )
-    for kernel in dkdv dq; do
-      if [ $kernel = dkdv ]; then spec=$DKDV_SPEC; configs=DKDV_TMA_$d
-      else spec=$DQ_SPEC; configs=DQ_TMA_$d; fi
-      IFS=';' read -ra list <<< "${!configs}"
-      for cfg in "${list[@]}"; do
-        read -r bm bn w st mode <<< "$cfg"
-        flags=() suffix=""
-        case ${mode:-} in
-          ws) flags=(-D WARP_SPECIALIZE=True); suffix=_ws ;;
-          wsnopp) flags=(-D WARP_SPECIALIZE=True --no-pingpong); suffix=_wsnopp ;;
-        esac
-        build ${p}bwd_${kernel}_d${d}_${kind}_m${bm}n${bn}w${w}s${st}_tma$suffix attn_bwd_${kernel}_tma \
-          "$spec" -D HEAD_DIM=$d -D BLOCK_M=$bm -D BLOCK_N=$bn -D CAUSAL=$causal \
-          -D DTYPE=$dtype --num-warps $w --num-stages $st "${flags[@]}"
+  p=$( [ $dtype = bf16 ] && echo bf16_ || true )
+  for d in 64 128; do
+    for causal in False True; do
+      kind=$( [ $causal = True ] && echo causal || echo full )
+      for kernel in dkdv dq; do
+        if [ $kernel = dkdv ]; then spec=$DKDV_SPEC; configs=DKDV_TMA_$d
+        else spec=$DQ_SPEC; configs=DQ_TMA_$d; fi
+        IFS=';' read -ra list <<< "${!configs}"
+        for cfg in "${list[@]}"; do
+          read -r bm bn w st mode <<< "$cfg"
+          flags=() suffix=""
+          case ${mode:-} in
+            ws) flags=(-D WARP_SPECIALIZE=True); suffix=_ws ;;
+            wsnopp) flags=(-D WARP_SPECIALIZE=True --no-pingpong); suffix=_wsnopp ;;
+          esac
+          build ${p}bwd_${kernel}_d${d}_${kind}_m${bm}n${bn}w${w}s${st}_tma$suffix \
+            attn_bwd_${kernel}_tma "$spec" -D HEAD_DIM=$d -D BLOCK_M=$bm \
+            -D BLOCK_N=$bn -D CAUSAL=$causal -D DTYPE=$dtype --num-warps $w \
+            --num-stages $st "${flags[@]}"
+        done
       done
     done
   done
-done
 done

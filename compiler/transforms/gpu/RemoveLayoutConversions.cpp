@@ -89,10 +89,10 @@ bool isCheapProducer(Operation *op) {
 }
 
 /// A load of a vector (rank 1) of at most one element per thread of the
-/// program: loading it again in another layout (its pointers rebuilt there, the clone right
-/// after it, so it reads the same memory) costs a few more requests to
-/// the same lines, while converting it goes through scratch memory and a
-/// CTA barrier. Attention's backward loads the row statistics M and delta
+/// program: loading it again in another layout (its pointers rebuilt
+/// there, the clone right after it, so it reads the same memory) costs a
+/// few more requests to the same lines, while converting it goes through
+/// scratch memory and a CTA barrier. Attention's backward loads the row statistics M and delta
 /// of each block of queries in the loop and reads them in the layout of
 /// the dot result (a slice of it): they are then loaded in that layout.
 bool isSmallLoad(Operation *op) {
@@ -215,19 +215,15 @@ private:
     }
     if (isCheapProducer(def))
       return true;
-    if (isSmallLoad(def)) {
-      for (unsigned i = 0; i < def->getNumOperands(); ++i)
-        if (Attribute needed = operandLayout(def, i, layout))
-          if (!canRematerialize(def->getOperand(i), needed, budget, visited))
-            return false;
-      return true;
-    }
     // Expand_dims needs the result layout's slice, which only distributed
     // layouts have.
     if (isa<tk::ExpandDimsOp>(def) &&
         !cast<LayoutEncodingAttrInterface>(layout).isDistributed())
       return false;
-    if (!isElementwise(def) && !isa<tk::BroadcastOp, tk::ExpandDimsOp>(def))
+    // A small load is rebuilt like an elementwise op: its pointers (and
+    // mask, other) in the same layout.
+    if (!isElementwise(def) && !isSmallLoad(def) &&
+        !isa<tk::BroadcastOp, tk::ExpandDimsOp>(def))
       return false;
     for (unsigned i = 0; i < def->getNumOperands(); ++i)
       if (Attribute needed = operandLayout(def, i, layout))

@@ -9,7 +9,8 @@
 # variants alone first, under a 100 s timeout: a kernel that may hang
 # costs only that; HANG=REGEX, the variants also left out when that step
 # times out), BWD=DIR (the backward variants there checked and timed,
-# next to PyTorch's flash backward, under BWD_TIMEOUT, 200 s),
+# next to PyTorch's flash backward, under BWD_TIMEOUT, 200 s; BWD_ARGS
+# adds attention_bwd_gpu.py flags: --long for N = 16384),
 # REF (triton_ref sections, default "attention"; "attention|matmul_bf16"
 # adds Triton's bf16 matmul) with REF_TIMEOUT (100 s), and SAN=DIR (the
 # variants the sanitizers run, DIR by default; .carry/kernels/empty runs
@@ -41,7 +42,7 @@ if [ -n "${FIRST:-}" ]; then
   export ONLY="^(?!.*(?:$skip))"
 fi
 if [ -n "${BWD:-}" ]; then
-  timeout ${BWD_TIMEOUT:-200} python3 bench/gpu/attention_bwd_gpu.py "$BWD" $OUT/bwd > $L/attention-bwd.log 2>&1
+  timeout ${BWD_TIMEOUT:-200} python3 bench/gpu/attention_bwd_gpu.py "$BWD" $OUT/bwd ${BWD_ARGS:-} > $L/attention-bwd.log 2>&1
   echo "bwd exit $?"; grep -E "TFLOP/s|FAIL|passed|rror|unavailable" $L/attention-bwd.log | head -30
 fi
 bash scripts/gpu-attention-ws.sh "$1" "${SAN:-$1}" "${2:-^$}" "${SAN_BWD:-}"

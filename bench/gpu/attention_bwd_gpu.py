@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """attention_bwd_gpu.py -- checks and times tk's attention backward cubins.
 
-Usage: attention_bwd_gpu.py KERNEL_DIR OUT_DIR [--quick]
+Usage: attention_bwd_gpu.py KERNEL_DIR OUT_DIR [--quick] [--long]
 
 KERNEL_DIR holds the variants bench/gpu/build_attention_bwd_kernels.sh
 compiled (NAME.cubin + NAME.json): bwd_pre_dD (delta = rowsum(dO * O)),
@@ -35,7 +35,9 @@ triton.testing.do_bench), the median of 20. FLOPs 2.5 * 4*Z*H*N^2*D,
 halved for causal (the backward's dK/dV and dQ together do 2.5 times the
 forward's matrix products). Side by side, PyTorch's flash backward (f16
 autograd of scaled_dot_product_attention with the flash backend), where it
-is available. Writes OUT_DIR/attention_bwd.json and prints a table.
+is available. With --long, the whole backward (the same kernels) and
+PyTorch's again at N = 16384. Writes OUT_DIR/attention_bwd.json and prints
+a table.
 """
 import glob
 import json
@@ -107,13 +109,20 @@ class Case:
                                            for _ in range(4))
         self.causal = causal
         self.sm_scale = 1.0 / math.sqrt(D)
-        qf, kf = self.q.float(), self.k.float()
-        s = (qf @ kf.transpose(-1, -2)) * self.sm_scale
-        if causal:
-            s = s.masked_fill(torch.ones(N, N, device="cuda", dtype=torch.bool).triu(1), float("-inf"))
-        self.m = (torch.logsumexp(s, dim=-1) * LOG2E).contiguous()
-        self.o = (torch.softmax(s, dim=-1) @ self.v.float()).to(pre.dtype)
-        del s
+        # M and O in float32, a few heads at a time (the scores of all
+        # heads at N = 16384 would be 137 GB).
+        self.m = torch.empty((Z, H, N), device="cuda", dtype=torch.float32)
+        self.o = torch.empty_like(self.q)
+        heads = max(1, (1 << 31) // (N * N * 4))
+        q, k, v = (t.reshape(Z * H, N, D) for t in (self.q, self.k, self.v))
+        m, o = self.m.view(Z * H, N), self.o.view(Z * H, N, D)
+        for h in range(0, Z * H, heads):
+            s = (q[h:h + heads].float() @ k[h:h + heads].float().transpose(-1, -2)) * self.sm_scale
+            if causal:
+                s = s.masked_fill(torch.ones(N, N, device="cuda", dtype=torch.bool).triu(1), float("-inf"))
+            m[h:h + heads] = torch.logsumexp(s, dim=-1) * LOG2E
+            o[h:h + heads] = (torch.softmax(s, dim=-1) @ v[h:h + heads].float()).to(pre.dtype)
+            del s
         self.delta = torch.full((Z, H, N), float("nan"), device="cuda", dtype=torch.float32)
         run_pre(pre, self.o, self.do, self.delta)
         self.dq, self.dk, self.dv = nan_like(self.q), nan_like(self.k), nan_like(self.v)
@@ -158,7 +167,7 @@ def torch_flash_backward_ms(Z, H, N, D, causal):
         return None
 
 
-def run_config(kernels, d, causal, quick, results, prefix=""):
+def run_config(kernels, d, causal, quick, results, prefix="", long=False):
     """Checks and times the variants of one (HEAD_DIM, causal) and dtype
     (prefix "" for f16, "bf16_" for bf16); returns the number of failed
     checks."""
@@ -241,6 +250,24 @@ def run_config(kernels, d, causal, quick, results, prefix=""):
             print(f"torch_flash backward D={d} {kind:6s}: {ref_ms:.3f} ms "
                   f"{row['torch_flash_backward']['tflops']:.1f} TFLOP/s")
         torch.cuda.empty_cache()
+    if long:
+        # The same kernels (the fastest at N = 4096) at N = 16384.
+        N = 16384
+        case = Case(pre, Z, H, N, d, causal)
+        flops = 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
+        ms = time_ms(backward, **BENCH)
+        row["backward_N16384"] = {"Z": Z, "H": H, "N": N, "ms": ms, "tflops": flops / (ms * 1e-3) / 1e12}
+        print(f"{prefix}backward D={d} {kind:6s} N={N}: {ms:.3f} ms "
+              f"{row['backward_N16384']['tflops']:.1f} TFLOP/s")
+        del case
+        torch.cuda.empty_cache()
+        if not prefix:
+            ref_ms = torch_flash_backward_ms(Z, H, N, d, causal)
+            if ref_ms is not None:
+                row["torch_flash_backward_N16384"] = {"ms": ref_ms, "tflops": flops / (ref_ms * 1e-3) / 1e12}
+                print(f"torch_flash backward D={d} {kind:6s} N={N}: {ref_ms:.3f} ms "
+                      f"{row['torch_flash_backward_N16384']['tflops']:.1f} TFLOP/s")
+            torch.cuda.empty_cache()
     results.append(row)
     return failed
 
@@ -248,6 +275,7 @@ def run_config(kernels, d, causal, quick, results, prefix=""):
 def main():
     kdir, out = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv
+    long = "--long" in sys.argv
     torch.manual_seed(0)
     use_torch_context()
     kernels = {os.path.basename(p)[:-len(".cubin")]: Kernel(p)
@@ -261,7 +289,7 @@ def main():
         for d in (64, 128):
             for causal in (False, True):
                 try:
-                    failed += run_config(kernels, d, causal, quick, results, prefix)
+                    failed += run_config(kernels, d, causal, quick, results, prefix, long)
                 except Exception as error:  # reported, and the others still run
                     failed += 1
                     print(f"{prefix}D={d} causal={causal}: FAIL ({error})")

@@ -21,8 +21,6 @@
 #     warps the two compute warp groups take turns (tkgpu-pingpong);
 #     _r128: --maxnreg 128 on 4 warps (two programs per SM); _fs: the
 #     eleventh session's best, -D FUSED_SCALE=True;
-#   - _eN: --exp2-fma-every=N (one exp2 in N on the FMA units; _e0
-#     none), next to the same kernel with tkgpu-balance-exp2's choice;
 #   - at HEAD_DIM 64 on 4 warps (the best there since exp2 is .ftz):
 #     _s2 and _s4 (stages), _ahead, and bf16; at HEAD_DIM 128 on 8
 #     warps, BLOCK_N 64: _s4.
@@ -117,22 +115,10 @@ for d in 64 128; do
         # argument (one FMA per score). Suffix _fs.
         BM=256 variant "attn_f16_d${d}_${c}_w8_m256_ws_fs" f16 $d $causal 8 64 2 $n $ws -D FUSED_SCALE=True "$@"
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True "$@"
-        # tkgpu-balance-exp2 puts 1 exp2 in 4 on the FMA units here (the
-        # MUFU is the bottleneck at HEAD_DIM 64): _e0 none, _eN 1 in N.
-        for e in 0 2 3 8; do
-          BM=256 variant "attn_f16_d${d}_${c}_w8_m256_ws_fs_e$e" f16 $d $causal 8 64 2 $n $ws -D FUSED_SCALE=True --exp2-fma-every=$e "$@"
-          variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_e$e" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True --exp2-fma-every=$e "$@"
-        done
-        BM=256 variant "attn_f16_d${d}_${c}_w8_m256_ws_e0" f16 $d $causal 8 64 2 $n $ws --exp2-fma-every=0 "$@"
-        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_e0" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 --exp2-fma-every=0 "$@"
-        BM=256 variant "attn_bf16_d${d}_${c}_w8_m256_ws_e0" bf16 $d $causal 8 64 2 $n $ws --exp2-fma-every=0 "$@"
       else
         variant "attn_f16_d${d}_${c}_w8_s4_ws" f16 $d $causal 8 64 4 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True "$@"
-        # The MUFU has slack at HEAD_DIM 128 (tkgpu-balance-exp2 leaves
-        # it); _e4 measures that.
-        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_e4" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True --exp2-fma-every=4 "$@"
         variant "attn_bf16_d${d}_${c}_w8_n128_ws" bf16 $d $causal 8 128 2 $n $ws "$@"
       fi
       if [ $d = 64 ]; then

@@ -4,10 +4,7 @@
 // it creates the same op on scalars once per element the thread owns, and
 // the upstream arith/math patterns (or our fast-math patterns) lower those.
 // All operands of an elementwise op have the result's layout, so element i
-// of every operand struct is the same tensor element. An op marked by
-// tkgpu-balance-exp2 (tkgpu.exp2_fma_every = N) marks every N-th scalar
-// copy tkgpu.exp2_on_fma, which its scalar pattern computes without the
-// MUFU (MathOpToLlvm.cpp).
+// of every operand struct is the same tensor element.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/PatternSets.h"
@@ -72,12 +69,6 @@ struct ElementwiseOpConversion : public ConversionPattern {
     Type resultElement = resultType.getElementType();
     Type convertedResultElement =
         getTypeConverter()->convertType(resultElement);
-    // tkgpu-balance-exp2's choice: every N-th element on the FMA units.
-    NamedAttrList attributes(op->getAttrs());
-    int64_t fmaEvery = 0;
-    if (auto every = dyn_cast_or_null<IntegerAttr>(
-            attributes.erase(kExp2FmaEveryAttr)))
-      fmaEvery = every.getInt();
     SmallVector<Value> results;
     results.reserve(count);
     for (int64_t i = 0; i < count; ++i) {
@@ -85,9 +76,7 @@ struct ElementwiseOpConversion : public ConversionPattern {
       for (auto [operand, type] : llvm::zip(elements, operandElementTypes))
         state.addOperands(castTo(operand[i], type));
       state.addTypes(resultElement);
-      state.addAttributes(attributes);
-      if (fmaEvery > 0 && i % fmaEvery == fmaEvery - 1)
-        state.addAttribute(kExp2OnFmaAttr, rewriter.getUnitAttr());
+      state.addAttributes(op->getAttrs());
       results.push_back(
           castTo(rewriter.create(state)->getResult(0), convertedResultElement));
     }

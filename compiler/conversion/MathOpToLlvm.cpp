@@ -5,8 +5,7 @@
 // libdevice's accurate versions are slower). The choices follow Triton's
 // fast paths, which its kernels are measured with:
 //   exp(x)   = ex2.approx.ftz.f32(x * log2(e))
-//   exp2(x)  = ex2.approx.ftz.f32(x); on the elements tkgpu-balance-exp2
-//              chose, 2^floor(x) * p(fraction) on the FMA units
+//   exp2(x)  = ex2.approx.ftz.f32(x)
 //   log(x)   = lg2.approx.f32(x) * ln(2),  log2(x) = lg2.approx.f32(x)
 //   sin, cos = sin.approx.f32, cos.approx.f32
 //   rsqrt    = rsqrt.approx.f32
@@ -28,8 +27,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/PatternSets.h"
-
-#include "dialects/tkgpu/TkgpuDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -63,16 +60,9 @@ constexpr float kErfLarge[] = {
     0.00011174380779266357f, -1.9190316379535943e-05f,
     2.308056991751073e-06f};
 
-// 2^f = sum kExp2Fraction[i] * f^i on [0, 1), p(0) = 1 exactly; relative
-// error 8.6e-5 (tkgpu-balance-exp2's elements; the degree-4 fit, 2.9e-6,
-// costs one more FMA than attention's f16/bf16 P needs).
-constexpr float kExp2Fraction[] = {1.0f, 0.6951168179512024f,
-                                   0.22764497995376587f, 0.0770670548081398f};
-
 class MathBuilder {
 public:
-  MathBuilder(OpBuilder &b, Location loc, bool exp2OnFma = false)
-      : b(b), loc(loc), exp2OnFma(exp2OnFma) {}
+  MathBuilder(OpBuilder &b, Location loc) : b(b), loc(loc) {}
 
   Value constant(double v) { return createFloatConstant(b, loc, f32(), v); }
   Value mul(Value x, Value y) { return LLVM::FMulOp::create(b, loc, x, y); }
@@ -110,38 +100,7 @@ public:
     return r;
   }
 
-  /// ex2.approx on the MUFU, or the FMA-unit version where
-  /// tkgpu-balance-exp2 chose this element.
-  Value exp2(Value x) {
-    return exp2OnFma ? exp2WithoutMufu(x)
-                     : intrinsic("llvm.nvvm.ex2.approx.ftz.f", x);
-  }
-
-  /// 2^x = 2^j * p(f), j = floor(x), f = x - j in [0, 1), with ten
-  /// instructions none of which is a MUFU op. x is clamped to [-127, 128]
-  /// (NaN-propagating max/min, so NaN stays NaN). Adding 1.5 * 2^23 + 127
-  /// rounding down leaves j + 127 (0 .. 255) in the sum's low mantissa
-  /// bits, so shifting its bits left by 23 is the f32 2^j: +0 at j = -127
-  /// (the result is 0, as ex2.approx.ftz gives below 2^-126) and +inf at
-  /// j = 128 (inf, p(0) being 1). p is kExp2Fraction's cubic, relative
-  /// error 8.6e-5: rounded to f16 (attention's P), 6 results in 100 are
-  /// one ulp off the exact power's, rounded to bf16 1 in 100.
-  Value exp2WithoutMufu(Value x) {
-    x = LLVM::MaximumOp::create(b, loc, x, constant(-127.0));
-    x = LLVM::MinimumOp::create(b, loc, x, constant(128.0));
-    constexpr double kRoundingBias = 12582912.0 + 127.0; // 1.5 * 2^23 + 127
-    Value biased = LLVM::CallIntrinsicOp::create(
-                       b, loc, f32(), b.getStringAttr("llvm.nvvm.add.rm.f"),
-                       ValueRange{x, constant(kRoundingBias)})
-                       .getResult(0);
-    Value floor = sub(biased, constant(kRoundingBias));
-    Value p = polynomial(kExp2Fraction, sub(x, floor));
-    Type i32 = b.getI32Type();
-    Value bits = LLVM::BitcastOp::create(b, loc, i32, biased);
-    Value scaleBits = LLVM::ShlOp::create(
-        b, loc, bits, LLVM::ConstantOp::create(b, loc, i32, 23));
-    return mul(p, LLVM::BitcastOp::create(b, loc, f32(), scaleBits));
-  }
+  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
   Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.f", x); }
 
   Value tanh(Value x) {
@@ -166,7 +125,6 @@ private:
   Type f32() { return b.getF32Type(); }
   OpBuilder &b;
   Location loc;
-  bool exp2OnFma;
 };
 
 using MathFunction = Value (*)(MathBuilder &, Value);
@@ -194,7 +152,7 @@ struct FastMathConversion : public OpConversionPattern<MathOp> {
     Type f32 = rewriter.getF32Type();
     if (!type.isF32())
       x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
-    MathBuilder math(rewriter, loc, op->hasAttr(kExp2OnFmaAttr));
+    MathBuilder math(rewriter, loc);
     Value result = function(math, x);
     if (!type.isF32())
       result = LLVM::FPTruncOp::create(rewriter, loc, type, result);

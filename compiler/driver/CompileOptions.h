@@ -66,9 +66,6 @@ struct CompileOptions {
   /// --no-pingpong: false leaves two consumer warp groups unscheduled
   /// (tkgpu-pingpong), to measure what the schedule gives.
   bool pingPong = true;
-  /// --exp2-fma-every=N: one exp2 element in N of an #mma tile computed on
-  /// the FMA units (tkgpu-balance-exp2); 0 none; -1 the pass decides.
-  int exp2FmaEvery = -1;
   /// --assume NAME=16 / NAME=1.
   std::vector<ArgAssumption> assumptions;
   /// --assume-aligned-pointers: every pointer argument is 16-byte aligned.

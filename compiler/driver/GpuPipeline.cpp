@@ -9,8 +9,7 @@
 
 void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
                             int numStages, llvm::StringRef arch,
-                            unsigned mmaVersion, bool pingPong,
-                            int exp2FmaEvery) {
+                            unsigned mmaVersion, bool pingPong) {
   mlir::tkgpu::ConvertTkToTkgpuOptions options;
   options.numWarps = numWarps;
   options.threadsPerWarp = 32;
@@ -54,10 +53,4 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   // After membar: it must see every CTA barrier the consumers will wait at.
   if (tma && pingPong)
     pm.addPass(mlir::tkgpu::createTkgpuPingPong());
-  // Only marks ops; its costs are sm_90's (MUFU against wgmma).
-  if (tma) {
-    mlir::tkgpu::TkgpuBalanceExp2Options exp2Options;
-    exp2Options.every = exp2FmaEvery;
-    pm.addPass(mlir::tkgpu::createTkgpuBalanceExp2(exp2Options));
-  }
 }

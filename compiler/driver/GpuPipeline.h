@@ -16,12 +16,10 @@ namespace tk {
 /// the software-pipelining depth of loops feeding a dot (1: none); `arch`
 /// is e.g. "sm_90a" or "sm_80"; `mmaVersion` 2 keeps mma.sync on sm_90a
 /// (0: wgmma where the shapes allow); `pingPong` false leaves out
-/// tkgpu-pingpong (an ablation switch: tkc --no-pingpong);
-/// `exp2FmaEvery` is tkgpu-balance-exp2's `every` (-1: its own choice;
-/// tkc --exp2-fma-every).
+/// tkgpu-pingpong (an ablation switch: tkc --no-pingpong).
 void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps, int numStages,
                         llvm::StringRef arch, unsigned mmaVersion = 0,
-                        bool pingPong = true, int exp2FmaEvery = -1);
+                        bool pingPong = true);
 
 } // namespace tk
 

@@ -77,8 +77,7 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
                                  buildTkgpuPipeline(pm, numWarps, numStages,
                                                     options.arch,
                                                     options.mmaVersion,
-                                                    options.pingPong,
-                                                    options.exp2FmaEvery);
+                                                    options.pingPong);
                                })))
     return mlir::failure();
   if (emit == EmitKind::TkGpu)

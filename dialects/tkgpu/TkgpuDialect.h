@@ -116,14 +116,6 @@ inline constexpr llvm::StringLiteral kScratchOffsetAttr =
 /// Total dynamic shared memory of the module in bytes (i32, on the module).
 inline constexpr llvm::StringLiteral kSharedBytesAttr = "tkgpu.shared_bytes";
 
-/// On a math.exp2 of an #mma tile (tkgpu-balance-exp2, i32 N > 0): the
-/// lowering computes every N-th element of each thread on the FMA units
-/// instead of the MUFU. The scalar ops it splits the tile into carry
-/// kExp2OnFmaAttr (unit) where they are such an element.
-inline constexpr llvm::StringLiteral kExp2FmaEveryAttr =
-    "tkgpu.exp2_fma_every";
-inline constexpr llvm::StringLiteral kExp2OnFmaAttr = "tkgpu.exp2_on_fma";
-
 /// The byte offset `op` was given (kSharedOffsetAttr or kScratchOffsetAttr),
 /// or 0 when the allocation pass did not run (tests of single ops).
 int64_t getAllocatedOffset(Operation *op, StringRef attrName);

@@ -82,12 +82,6 @@ static cl::opt<bool> noPingPong(
     cl::desc("Leave two consumer warp groups of a warp-specialized loop "
              "unscheduled (no FA3 ping-pong turns; for measurements)"),
     cl::cat(tkcCategory));
-static cl::opt<std::string> exp2FmaEvery(
-    "exp2-fma-every",
-    cl::desc("Compute one exp2 element in N of a tensor-core tile with an "
-             "FMA polynomial instead of the MUFU (0: none; default: where "
-             "the MUFU is the bottleneck; for measurements)"),
-    cl::value_desc("N"), cl::cat(tkcCategory));
 static cl::list<std::string>
     assumptions("assume",
                 cl::desc("Specialize an argument: NAME=16 (divisible by 16 "
@@ -326,13 +320,6 @@ int main(int argc, char **argv) {
     options.mmaVersion = 2;
   }
   options.pingPong = !noPingPong;
-  if (exp2FmaEvery.getNumOccurrences()) {
-    long long every = parseCount(exp2FmaEvery);
-    if (every < 0 || every > 1024)
-      return fail("--exp2-fma-every expects a count from 0 to 1024, got '" +
-                  exp2FmaEvery + "'");
-    options.exp2FmaEvery = int(every);
-  }
   if (autotuneConfig.getNumOccurrences()) {
     long long index = parseCount(autotuneConfig);
     if (index < 0)

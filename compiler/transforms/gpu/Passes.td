@@ -161,24 +161,6 @@ def TkgpuPrefetch : Pass<"tkgpu-prefetch", "::mlir::ModuleOp"> {
                            "::mlir::scf::SCFDialect"];
 }
 
-def TkgpuBalanceExp2 : Pass<"tkgpu-balance-exp2", "::mlir::ModuleOp"> {
-  let summary = "Move part of a tensor-core loop's exp2s to the FMA units";
-  let description = [{
-    In an scf.for whose math.exp2 ops on #mma tiles load the MUFU as much
-    as its dots load the tensor cores (256 * exp2 elements >= MMA FLOPs
-    per iteration: attention at HEAD_DIM 64), each such exp2 gets
-    `tkgpu.exp2_fma_every = 4`: convert-tkgpu-to-llvm computes one in four
-    of each thread's elements with a cubic polynomial and exponent bits
-    (FlashAttention-4's emulated exp2) instead of ex2.approx. `every` > 0
-    forces that N on every exp2 of an #mma tile in a loop; 0 marks none.
-  }];
-  let options = [
-    Option<"every", "every", "int", "-1",
-           "one exp2 element in N on the FMA units (-1: where the MUFU is "
-           "the bottleneck, 1 in 4; 0: none)">,
-  ];
-}
-
 def TkgpuAllocateSharedMemory
     : Pass<"tkgpu-allocate-shared-memory", "::mlir::ModuleOp"> {
   let summary = "Assign shared-memory offsets to buffers and scratch";

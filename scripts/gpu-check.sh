@@ -180,6 +180,11 @@ if want 4b && [ -x "$C/bin/mma_ceiling" ]; then
   "$C/bin/mma_ceiling" >"$OUT/mma_ceiling.json" 2>&1
   note "mma.sync ceiling: $(cat "$OUT/mma_ceiling.json")"
 fi
+# The exponentials an SM computes per clock (the attention softmax's MUFU).
+if want 4b && [ -x "$C/bin/mufu_ceiling" ]; then
+  "$C/bin/mufu_ceiling" >"$OUT/mufu_ceiling.json" 2>&1
+  note "MUFU ex2 rate: $(cat "$OUT/mufu_ceiling.json")"
+fi
 if want 4b && [ -d "$C/kernels/matmul" ]; then
   PYTHONUNBUFFERED=1 timeout 450 python3 bench/gpu/matmul_gpu.py "$C/kernels/matmul" "$OUT" \
     ${TK_MATMUL_QUICK:+--quick} >"$OUT/matmul.log" 2>&1

@@ -35,6 +35,8 @@ bash bench/gpu/build_attention_bwd_kernels.sh build-static/bin/tkc .carry/kernel
 if [ -x /usr/local/cuda/bin/nvcc ]; then
   /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 \
     bench/gpu/mma_ceiling.cu -o .carry/bin/mma_ceiling
+  /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 \
+    bench/gpu/mufu_ceiling.cu -o .carry/bin/mufu_ceiling
 fi
 # Issue 12: the launch-time JIT as one shared library (LLVM/MLIR linked in
 # statically; the Python package and C programs load it), the

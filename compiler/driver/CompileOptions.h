@@ -66,6 +66,10 @@ struct CompileOptions {
   /// --no-pingpong: false leaves two consumer warp groups unscheduled
   /// (tkgpu-pingpong), to measure what the schedule gives.
   bool pingPong = true;
+  /// --invariant-a-in-registers: a loop-invariant wgmma A operand (Q of
+  /// attention) loaded into registers before the loop
+  /// (tkgpu-invariant-operands-in-registers).
+  bool invariantAInRegisters = false;
   /// --assume NAME=16 / NAME=1.
   std::vector<ArgAssumption> assumptions;
   /// --assume-aligned-pointers: every pointer argument is 16-byte aligned.

@@ -9,7 +9,8 @@
 
 void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
                             int numStages, llvm::StringRef arch,
-                            unsigned mmaVersion, bool pingPong) {
+                            unsigned mmaVersion, bool pingPong,
+                            bool invariantAInRegisters) {
   mlir::tkgpu::ConvertTkToTkgpuOptions options;
   options.numWarps = numWarps;
   options.threadsPerWarp = 32;
@@ -45,6 +46,13 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createTkgpuPipeline(pipelineOptions));
   // After the pipeliner (its loop form is what the early load needs).
   pm.addPass(mlir::tkgpu::createTkgpuPrefetch());
+  // After the pipeliner and warp specialization: the loops as they run.
+  if (invariantAInRegisters) {
+    mlir::tkgpu::TkgpuInvariantOperandsInRegistersOptions invariantOptions;
+    invariantOptions.enable = true;
+    pm.addPass(
+        mlir::tkgpu::createTkgpuInvariantOperandsInRegisters(invariantOptions));
+  }
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
   // Last: offsets and barriers for the ops as they will be lowered.

@@ -16,10 +16,13 @@ namespace tk {
 /// the software-pipelining depth of loops feeding a dot (1: none); `arch`
 /// is e.g. "sm_90a" or "sm_80"; `mmaVersion` 2 keeps mma.sync on sm_90a
 /// (0: wgmma where the shapes allow); `pingPong` false leaves out
-/// tkgpu-pingpong (an ablation switch: tkc --no-pingpong).
+/// tkgpu-pingpong (an ablation switch: tkc --no-pingpong);
+/// `invariantAInRegisters` enables tkgpu-invariant-operands-in-registers
+/// (tkc --invariant-a-in-registers).
 void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps, int numStages,
                         llvm::StringRef arch, unsigned mmaVersion = 0,
-                        bool pingPong = true);
+                        bool pingPong = true,
+                        bool invariantAInRegisters = false);
 
 } // namespace tk
 

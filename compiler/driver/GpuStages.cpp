@@ -77,7 +77,8 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
                                  buildTkgpuPipeline(pm, numWarps, numStages,
                                                     options.arch,
                                                     options.mmaVersion,
-                                                    options.pingPong);
+                                                    options.pingPong,
+                                                    options.invariantAInRegisters);
                                })))
     return mlir::failure();
   if (emit == EmitKind::TkGpu)

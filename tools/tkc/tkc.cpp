@@ -82,6 +82,12 @@ static cl::opt<bool> noPingPong(
     cl::desc("Leave two consumer warp groups of a warp-specialized loop "
              "unscheduled (no FA3 ping-pong turns; for measurements)"),
     cl::cat(tkcCategory));
+static cl::opt<bool> invariantAInRegisters(
+    "invariant-a-in-registers",
+    cl::desc("Load a loop-invariant wgmma A operand (attention's Q) into "
+             "registers once, before the loop, instead of reading it from "
+             "shared memory in every iteration"),
+    cl::cat(tkcCategory));
 static cl::list<std::string>
     assumptions("assume",
                 cl::desc("Specialize an argument: NAME=16 (divisible by 16 "
@@ -320,6 +326,7 @@ int main(int argc, char **argv) {
     options.mmaVersion = 2;
   }
   options.pingPong = !noPingPong;
+  options.invariantAInRegisters = invariantAInRegisters;
   if (autotuneConfig.getNumOccurrences()) {
     long long index = parseCount(autotuneConfig);
     if (index < 0)

@@ -234,4 +234,23 @@ def TkgpuOperandsInRegisters
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect"];
 }
 
+def TkgpuInvariantOperandsInRegisters
+    : Pass<"tkgpu-invariant-operands-in-registers", "::mlir::ModuleOp"> {
+  let summary = "Load a loop-invariant wgmma A operand into registers once";
+  let description = [{
+    In an scf.for, a warp_group_dot whose A is a 16-bit shared buffer that
+    the loop neither defines nor writes (attention's Q) reads it from a
+    local_load into #dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+    placed right before the (outermost such) loop: wgmma then reads only B
+    from shared memory (an m64n64k16 with both operands there takes all of
+    an SM's shared-memory bandwidth). Opt-in (`enable`): the copy costs
+    registers for the whole loop.
+  }];
+  let options = [
+    Option<"enable", "enable", "bool", "false",
+           "load loop-invariant wgmma A operands into registers">,
+  ];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect"];
+}
+
 #endif // TK_TRANSFORMS_GPU_PASSES_TD

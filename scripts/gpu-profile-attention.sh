@@ -9,6 +9,8 @@
 # reasons are printed) (the report itself, OUT/NAME.ncu-rep, only with
 # KEEP_REP=1), all packed into OUT/profile.tgz at the end. Clocks are left
 # as they run (--clock-control none).
+# A device call returns only a few files, so OUT should be a folder of its
+# own and the other steps of the call should leave few files beside it.
 # Usage: OUT=DIR bash scripts/gpu-profile-attention.sh DIR
 export PATH=$PATH:/usr/local/cuda/bin
 mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)

@@ -2,7 +2,9 @@
 """attention_profile.py -- one attention_fwd cubin launched a few times at
 the benchmark shape, for ncu (which profiles the launch it is told to).
 
-Usage: ncu --launch-skip 2 --launch-count 1 python3 attention_profile.py NAME.cubin [Z H N]
+Usage: ncu -k regex:attn --launch-skip 2 --launch-count 1 python3 attention_profile.py NAME.cubin [Z H N]
+(-k: PyTorch's own kernels, which make the inputs, are launched too;
+scripts/gpu-profile-attention.sh runs it this way.)
 
 The inputs are fresh random (Z, H, N, HEAD_DIM) tensors (Z=4, H=32,
 N=4096 by default), as attention_gpu.py times them; the kernel runs four

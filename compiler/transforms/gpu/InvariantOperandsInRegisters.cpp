@@ -14,9 +14,12 @@
 //   a = local_load %buffer : #dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 // right before the loop, and reads `a` instead (RS wgmma: only B comes
 // from shared memory). One load serves every loop that reads the same
-// buffer from the same block. It costs registers, (rows per warp group) *
-// K / 128 * 2 bytes per thread (64 x 64 f16: 16), so it is opt-in
-// (`enable`, tkc --invariant-a-in-registers) until it pays everywhere.
+// buffer from the same block. It costs registers for the whole loop,
+// (rows per warp group) * K * 2 / 128 bytes per thread (64 x 64 f16: 16
+// registers), so it is opt-in (`enable`, tkc --invariant-a-in-registers)
+// until it pays everywhere (docs/benchmarks.md, thirteenth session: +1.5
+// to +2.3% on the fastest attention kernels, -12% on one that ran short
+// of registers).
 //
 // Runs after the pipeliner and warp specialization, on the loops as they
 // will run: the load then sits where the loop's own waits for the buffer

@@ -22,7 +22,8 @@
 #     _r128: --maxnreg 128 on 4 warps (two programs per SM); _fs: the
 #     eleventh session's best, -D FUSED_SCALE=True; _qr: Q in registers
 #     before the key loops (--invariant-a-in-registers), _w16: 16 compute
-#     warps (thirteenth session);
+#     warps, _ts: O by a TMA store (-D TMA_STORE=True) (thirteenth
+#     session);
 #   - at HEAD_DIM 64 on 4 warps (the best there since exp2 is .ftz):
 #     _s2 and _s4 (stages), _ahead, and bf16; at HEAD_DIM 128 on 8
 #     warps, BLOCK_N 64: _s4.
@@ -133,11 +134,14 @@ for d in 64 128; do
         variant "attn_f16_d${d}_${c}_w8_s3_ws_fs_qr" f16 $d $causal 8 64 3 $n $ws -D FUSED_SCALE=True $qr "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True $qr "$@"
         BM=256 variant "attn_bf16_d${d}_${c}_w8_m256_ws_fs_qr" bf16 $d $causal 8 64 2 $n $ws -D FUSED_SCALE=True $qr "$@"
+        # _ts: O by a TMA store (-D TMA_STORE=True; not timed yet).
+        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_ts" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True $qr "$@"
       else
         variant "attn_f16_d${d}_${c}_w8_s4_ws" f16 $d $causal 8 64 4 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True --invariant-a-in-registers "$@"
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr_ts" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True --invariant-a-in-registers "$@"
         variant "attn_bf16_d${d}_${c}_w8_n128_ws" bf16 $d $causal 8 128 2 $n $ws "$@"
       fi
       if [ $d = 64 ]; then

@@ -75,24 +75,28 @@ std::optional<TensorMapSource> tk::getTensorMapSource(Operation *access) {
 }
 
 Value tk::getSqueezedTile(Operation *access) {
-  auto isSqueeze = [](ReshapeOp reshape) {
-    RankedTensorType from = reshape.getSrc().getType(),
-                     to = reshape.getType();
-    if (to.getRank() != 2 || from.getRank() <= 2 ||
-        from.getShape().take_back(2) != to.getShape())
+  // Whether `block` is `tile` with leading unit dimensions.
+  auto isSqueeze = [](RankedTensorType block, RankedTensorType tile) {
+    if (tile.getRank() != 2 || block.getRank() <= 2 ||
+        block.getShape().take_back(2) != tile.getShape())
       return false;
-    return llvm::all_of(from.getShape().drop_back(2),
+    return llvm::all_of(block.getShape().drop_back(2),
                         [](int64_t d) { return d == 1; });
   };
+  // A load's block is reshaped to the tile; a store's tile to the block.
   if (auto load = dyn_cast<DescriptorLoadOp>(access)) {
     if (!load->hasOneUse())
       return {};
     auto reshape = dyn_cast<ReshapeOp>(*load->user_begin());
-    return reshape && isSqueeze(reshape) ? reshape.getResult() : Value();
+    return reshape && isSqueeze(reshape.getSrc().getType(), reshape.getType())
+               ? reshape.getResult()
+               : Value();
   }
   auto store = cast<DescriptorStoreOp>(access);
   auto reshape = store.getValue().getDefiningOp<ReshapeOp>();
-  return reshape && isSqueeze(reshape) ? reshape.getSrc() : Value();
+  return reshape && isSqueeze(reshape.getType(), reshape.getSrc().getType())
+             ? reshape.getSrc()
+             : Value();
 }
 
 bool tk::canUseHostTensorMap(Operation *access) {

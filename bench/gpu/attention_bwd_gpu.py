@@ -167,6 +167,22 @@ def torch_flash_backward_ms(Z, H, N, D, causal):
         return None
 
 
+def backward_flops(Z, H, N, d, causal):
+    """2.5 times the forward's 4*Z*H*N^2*D, halved for causal."""
+    return 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
+
+
+def record_torch_flash(row, key, Z, H, N, d, causal, label):
+    """PyTorch's flash backward at (Z, H, N) into row[key], printed after
+    `label`, where the backend is available."""
+    ref_ms = torch_flash_backward_ms(Z, H, N, d, causal)
+    if ref_ms is not None:
+        tflops = backward_flops(Z, H, N, d, causal) / (ref_ms * 1e-3) / 1e12
+        row[key] = {"ms": ref_ms, "tflops": tflops}
+        print(f"torch_flash backward {label}: {ref_ms:.3f} ms {tflops:.1f} TFLOP/s")
+    torch.cuda.empty_cache()
+
+
 def run_config(kernels, d, causal, quick, results, prefix="", long=False):
     """Checks and times the variants of one (HEAD_DIM, causal) and dtype
     (prefix "" for f16, "bf16_" for bf16); returns the number of failed
@@ -219,7 +235,7 @@ def run_config(kernels, d, causal, quick, results, prefix="", long=False):
         return failed
     Z, H, N = 4, 32, 4096
     case = Case(pre, Z, H, N, d, causal)
-    flops = 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
+    flops = backward_flops(Z, H, N, d, causal)
     for kern in dkdvs:
         row["kernels"][kern.name] = {"ms": time_ms(lambda: case.dkdv(kern), **BENCH)}
     for kern in dqs:
@@ -244,17 +260,12 @@ def run_config(kernels, d, causal, quick, results, prefix="", long=False):
     del case
     torch.cuda.empty_cache()
     if not quick and not prefix:
-        ref_ms = torch_flash_backward_ms(Z, H, N, d, causal)
-        if ref_ms is not None:
-            row["torch_flash_backward"] = {"ms": ref_ms, "tflops": flops / (ref_ms * 1e-3) / 1e12}
-            print(f"torch_flash backward D={d} {kind:6s}: {ref_ms:.3f} ms "
-                  f"{row['torch_flash_backward']['tflops']:.1f} TFLOP/s")
-        torch.cuda.empty_cache()
+        record_torch_flash(row, "torch_flash_backward", Z, H, N, d, causal, f"D={d} {kind:6s}")
     if long:
         # The same kernels (the fastest at N = 4096) at N = 16384.
         N = 16384
         case = Case(pre, Z, H, N, d, causal)
-        flops = 2.5 * 4.0 * Z * H * N * N * d * (0.5 if causal else 1.0)
+        flops = backward_flops(Z, H, N, d, causal)
         ms = time_ms(backward, **BENCH)
         row["backward_N16384"] = {"Z": Z, "H": H, "N": N, "ms": ms, "tflops": flops / (ms * 1e-3) / 1e12}
         print(f"{prefix}backward D={d} {kind:6s} N={N}: {ms:.3f} ms "
@@ -262,12 +273,8 @@ def run_config(kernels, d, causal, quick, results, prefix="", long=False):
         del case
         torch.cuda.empty_cache()
         if not prefix:
-            ref_ms = torch_flash_backward_ms(Z, H, N, d, causal)
-            if ref_ms is not None:
-                row["torch_flash_backward_N16384"] = {"ms": ref_ms, "tflops": flops / (ref_ms * 1e-3) / 1e12}
-                print(f"torch_flash backward D={d} {kind:6s} N={N}: {ref_ms:.3f} ms "
-                      f"{row['torch_flash_backward_N16384']['tflops']:.1f} TFLOP/s")
-            torch.cuda.empty_cache()
+            record_torch_flash(row, "torch_flash_backward_N16384", Z, H, N, d, causal,
+                               f"D={d} {kind:6s} N={N}")
     results.append(row)
     return failed
 

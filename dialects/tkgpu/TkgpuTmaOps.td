@@ -142,7 +142,7 @@ def Tkgpu_AsyncTmaCopyLocalToGlobalOp : Tkgpu_Op<"async_tma_copy_local_to_global
     by thread 0. Elements outside
     the tensor are not written. The writes of the buffer must be fenced
     (fence_async_shared) and a CTA barrier passed before; the buffer may be
-    reused after async_tma_store_wait.
+    reused after async_tma_store_wait (which tkgpu-membar places).
   }];
   let arguments = (ins Tkgpu_TensorMapDesc:$desc, Variadic<I32>:$coords,
                    Tkgpu_MemDescType:$src);

@@ -51,10 +51,11 @@
 // distributed layout) is written to an nvmma_shared buffer, then
 //
 //   async_tma_copy_local_to_global %map[indices] %buf
-//   async_tma_store_wait {pendings = 0}
 //
 // membar puts the proxy fence (generic writes, async-proxy read) and the
-// barrier before the copy. Elements outside the tensor are zero on load
+// barrier before the copy, and the `async_tma_store_wait` where the
+// buffer's bytes are next written or the kernel ends, so that the copy
+// drains while the warps go on (a persistent kernel's next tile). Elements outside the tensor are zero on load
 // and not written on store, as the descriptor ops promise.
 //
 //===----------------------------------------------------------------------===//
@@ -376,7 +377,6 @@ void lowerStore(tk::DescriptorStoreOp store, TensorMapParams &maps) {
   Value map = maps.get(store, bufferType);
   Value buffer = LocalAllocOp::create(b, loc, bufferType, value);
   AsyncTmaCopyLocalToGlobalOp::create(b, loc, map, store.getIndices(), buffer);
-  AsyncTmaStoreWaitOp::create(b, loc, 0);
   store.erase();
   if (squeeze && squeeze->use_empty())
     squeeze->erase();

@@ -54,6 +54,22 @@
 // barrier after its async_tma_store_wait); async_tma_store_wait itself
 // touches nothing.
 //
+// TMA store waits. A TMA store's read of its buffer runs from its issue
+// until `async_tma_store_wait {pendings = 0}` (cp.async.bulk.wait_group
+// .read, by the issuing thread); no CTA barrier ends it. tkgpu-lower-tma
+// issues the store without a wait, and this pass places the wait where
+// it is first needed: right before the first access that writes bytes a
+// store in flight still reads (the next tile's staging of the same buffer
+// in a persistent kernel, another allocation reusing its bytes), and at
+// the end of the function or partition, since the CTA's shared memory
+// must outlive the copy. Until then the store drains while the warps run
+// on (the next tile's K loop). After the wait the read is an ordinary
+// pending read, so the barrier that orders the other threads' write
+// follows the wait: `async_tma_store_wait; barrier; write`. The stores in
+// flight flow through loops and branches with the rest of the state, so
+// a store at the bottom of a loop body is waited for before the staging
+// write of the next iteration and after the loop.
+//
 // Proxies. TMA reads and writes shared memory through the async proxy,
 // ordinary loads and stores (local_alloc/local_store, scratch, cp.async's
 // landed copies) through the generic proxy. A generic write followed by a
@@ -122,16 +138,19 @@ using Pending = std::set<Access>;
 constexpr size_t kMaxTrackedGroups = 8;
 
 /// What flows through the program: the accesses since the last barrier,
-/// the reads of wgmma groups in flight, the most recent first, and the
-/// generic-proxy writes since the last proxy fence.
+/// the reads of wgmma groups in flight, the most recent first, the
+/// generic-proxy writes since the last proxy fence, and the reads of TMA
+/// stores not yet waited for.
 struct State {
   Pending pending;
   std::vector<Pending> inFlight;
   Pending unfenced;
+  Pending storesInFlight;
 
   bool operator==(const State &other) const {
     return pending == other.pending && inFlight == other.inFlight &&
-           unfenced == other.unfenced;
+           unfenced == other.unfenced &&
+           storesInFlight == other.storesInFlight;
   }
 };
 
@@ -233,6 +252,7 @@ Pending join(Pending a, const Pending &b) {
 State join(State a, const State &b) {
   a.pending = join(std::move(a.pending), b.pending);
   a.unfenced = join(std::move(a.unfenced), b.unfenced);
+  a.storesInFlight = join(std::move(a.storesInFlight), b.storesInFlight);
   if (a.inFlight.size() < b.inFlight.size())
     a.inFlight.resize(b.inFlight.size());
   for (size_t i = 0; i < b.inFlight.size(); ++i)
@@ -255,7 +275,29 @@ public:
     return state;
   }
 
+  /// At the end of a function or partition (`block`'s terminator leaves
+  /// it): the TMA stores still in flight are waited for, since the
+  /// shared memory they read goes with the CTA.
+  State drainStores(Block &block, State state, bool insert) {
+    if (state.storesInFlight.empty())
+      return state;
+    if (insert) {
+      OpBuilder builder(block.getTerminator());
+      AsyncTmaStoreWaitOp::create(builder, block.getTerminator()->getLoc(),
+                                  0);
+    }
+    retireStores(state);
+    return state;
+  }
+
 private:
+  /// The stores in flight have read their buffers: their reads become
+  /// ordinary pending reads.
+  static void retireStores(State &state) {
+    state.pending = join(std::move(state.pending), state.storesInFlight);
+    state.storesInFlight.clear();
+  }
+
   State transferOp(Operation *op, State state, bool insert) {
     if (isa<BarrierOp>(op)) {
       state.pending.clear();
@@ -290,12 +332,27 @@ private:
       return state;
     }
 
+    if (auto wait = dyn_cast<AsyncTmaStoreWaitOp>(op)) {
+      if (wait.getPendings() == 0)
+        retireStores(state);
+      return state;
+    }
+
     if (isa<FenceAsyncSharedOp>(op))
       state.unfenced.clear();
 
     // In-flight wgmma reads are not checked: no barrier orders them (see
     // the banner).
     SmallVector<Access> accesses = getAccesses(op);
+    // A write of bytes that a TMA store still reads: the wait first, and
+    // then (the read now pending) the barrier below.
+    if (conflictsWithAny(accesses, state.storesInFlight)) {
+      if (insert) {
+        OpBuilder builder(op);
+        AsyncTmaStoreWaitOp::create(builder, op->getLoc(), 0);
+      }
+      retireStores(state);
+    }
     bool conflict = conflictsWithAny(accesses, state.pending);
     // A TMA access after generic writes of its bytes: fence, then barrier.
     bool fence = isTmaCopy(op) && conflictsWithAny(accesses, state.unfenced);
@@ -332,6 +389,9 @@ private:
       // Only the barrier read: the buffer's bytes land at the mbarrier
       // wait.
       state.pending.insert(accesses.back());
+    } else if (isa<AsyncTmaCopyLocalToGlobalOp>(op)) {
+      // In flight until an async_tma_store_wait.
+      state.storesInFlight.insert(accesses.begin(), accesses.end());
     } else if (!isa<AsyncCopyGlobalToLocalOp>(op)) {
       state.pending.insert(accesses.begin(), accesses.end());
     }
@@ -408,7 +468,8 @@ private:
   State transferRegion(Region &region, State in, bool insert) {
     State out;
     for (Block &block : region)
-      out = join(std::move(out), transferBlock(block, in, insert));
+      out = join(std::move(out),
+                 drainStores(block, transferBlock(block, in, insert), insert));
     return out;
   }
 
@@ -443,7 +504,10 @@ struct MembarPass : public tkgpu::impl::TkgpuMembarBase<MembarPass> {
         State in;
         if (!block.isEntryBlock())
           in.pending.insert(makeAccess(std::nullopt, true));
-        placer.transferBlock(block, std::move(in), /*insert=*/true);
+        State out = placer.transferBlock(block, std::move(in), true);
+        if (block.mightHaveTerminator() &&
+            block.getTerminator()->hasTrait<OpTrait::ReturnLike>())
+          placer.drainStores(block, std::move(out), /*insert=*/true);
       }
     }
   }

@@ -187,7 +187,10 @@ def TkgpuMembar : Pass<"tkgpu-membar", "::mlir::ModuleOp"> {
     read, write after write), through scf.for, scf.while (to a fixed point
     over the back edge) and scf.if (both branches joined). Intervals come
     from tkgpu-allocate-shared-memory's attributes; an access whose
-    interval is unknown counts as all of shared memory.
+    interval is unknown counts as all of shared memory. Also places the
+    proxy fences before TMA accesses of generically written bytes, and
+    `async_tma_store_wait` before the first write of bytes a TMA store
+    may still read and at the end of the function or partition.
   }];
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect"];
 }

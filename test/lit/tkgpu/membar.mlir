@@ -304,3 +304,83 @@ func.func @partitions(%desc: !tkgpu.tensor_map, %x: tensor<64x32xf16, #b2>, %i: 
   return
 }
 }
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#nv = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [1, 0]}>
+
+// A TMA store's read of its buffer lasts until async_tma_store_wait, which
+// membar places (tkgpu-lower-tma issues the store without one): the store
+// at the bottom of a persistent loop is waited for only before the next
+// iteration's write of the same bytes, with the barrier after the wait;
+// the write of other bytes before it needs no wait, and the loop's own
+// barrier does not end the read. After the loop, one wait before return.
+// CHECK-LABEL: func.func @tma_store_loop
+// CHECK-NOT: tkgpu.async_tma_store_wait
+// CHECK: scf.for
+// CHECK-NEXT: tkgpu.local_alloc %{{.*}} {tkgpu.offset = 8192 : i64}
+// CHECK-NEXT: tkgpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.local_alloc %{{.*}} {tkgpu.offset = 0 : i64}
+// CHECK-NEXT: tkgpu.fence_async_shared
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.async_tma_copy_local_to_global
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: }
+// CHECK-NEXT: tkgpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: return
+module attributes {tkgpu.num_warps = 4 : i32} {
+func.func @tma_store_loop(%desc: !tkgpu.tensor_map, %x: tensor<64x32xf16, #b2>, %i: i32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %k = %c0 to %n step %c1 {
+    %other = tkgpu.local_alloc %x : tensor<64x32xf16, #b2> -> {tkgpu.offset = 8192 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+    %buf = tkgpu.local_alloc %x : tensor<64x32xf16, #b2> -> {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #nv>
+    tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %buf : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>
+    tkgpu.barrier
+  }
+  return
+}
+}
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [1, 0]}>
+
+// A store in the consumer partition is waited for at the partition's end;
+// an explicit wait already there retires it (no second one), and a read
+// of the stored bytes needs no wait (both only read).
+// CHECK-LABEL: func.func @tma_store_partition
+// CHECK: } consumer
+// CHECK: tkgpu.async_tma_copy_local_to_global
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NEXT: tkgpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: tkgpu.warp_yield
+// CHECK-NEXT: }
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.local_alloc
+// CHECK-NEXT: tkgpu.fence_async_shared
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.async_tma_copy_local_to_global
+// CHECK-NEXT: tkgpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NOT: tkgpu.async_tma_store_wait
+// CHECK: return
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.total_num_warps = 8 : i32} {
+func.func @tma_store_partition(%desc: !tkgpu.tensor_map, %x: tensor<64x32xf16, #b2>, %i: i32) {
+  tkgpu.warp_specialize producer(registers = 40) {
+    tkgpu.warp_yield
+  } consumer(registers = 256) {
+    %buf = tkgpu.local_alloc %x : tensor<64x32xf16, #b2> -> {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #nv>
+    tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %buf : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>
+    %l = tkgpu.local_load %buf : !tkgpu.memdesc<64x32xf16, #nv> -> tensor<64x32xf16, #b2>
+    tkgpu.warp_yield
+  }
+  %c = tkgpu.local_alloc %x : tensor<64x32xf16, #b2> -> {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #nv>
+  tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %c : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>
+  tkgpu.async_tma_store_wait {pendings = 0 : i32}
+  return
+}
+}

@@ -111,7 +111,7 @@ SmallVector<Value> packRegisterA(OpBuilder &b, Location loc,
   return words;
 }
 
-/// `values` (32-bit scalars) through one empty asm with side effects, each
+/// `values` (32- or 64-bit scalars) through one empty asm with side effects, each
 /// output tied to its input: the returned values are defined there, so
 /// whatever computes them (the f16x2 packing of A, the scaling of the
 /// accumulator) is emitted before it, whatever order LLVM's scheduler
@@ -122,7 +122,9 @@ SmallVector<Value> pinRegisters(OpBuilder &b, Location loc,
     return {};
   PtxAsm pin;
   for (Value v : values)
-    pin.addOutput(v.getType(), v.getType().isF32() ? "f" : "r");
+    pin.addOutput(v.getType(), v.getType().isF32()     ? "f"
+                               : v.getType().isInteger(64) ? "l"
+                                                           : "r");
   for (auto [i, v] : llvm::enumerate(values))
     pin.addInput(v, std::to_string(i));
   return pin.emit(b, loc, "", /*hasSideEffects=*/true);
@@ -354,6 +356,19 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
     if (aMem)
       a.descriptor = descriptorOf(aBytes, a.access);
     b.descriptor = descriptorOf(bBytes, b.access);
+    // Each instruction's descriptor is the base plus a constant. Without
+    // the pin, LLVM hoists those sums out of the loop when the buffer is
+    // loop-invariant (attention's Q; the backward's K and V), and every
+    // one stays live across the loop in two registers: 16 to 32 registers
+    // of a kernel at the edge of its budget. Pinned, only the base is
+    // live and the sums are recomputed next to their wgmma.
+    SmallVector<Value> bases{b.descriptor};
+    if (aMem)
+      bases.push_back(a.descriptor);
+    bases = pinRegisters(rewriter, loc, bases);
+    b.descriptor = bases[0];
+    if (aMem)
+      a.descriptor = bases[1];
 
     // A zero accumulator (attention's S = QK^T) is not materialized: the
     // first K step of each tile runs with scale-d = 0 (d = a * b) on

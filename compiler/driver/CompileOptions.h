@@ -8,6 +8,7 @@
 #ifndef TK_COMPILER_DRIVER_COMPILEOPTIONS_H
 #define TK_COMPILER_DRIVER_COMPILEOPTIONS_H
 
+#include "compiler/driver/GpuPipeline.h"
 #include "compiler/frontend/IRGen.h"
 
 #include <optional>
@@ -66,10 +67,11 @@ struct CompileOptions {
   /// --no-pingpong: false leaves two consumer warp groups unscheduled
   /// (tkgpu-pingpong), to measure what the schedule gives.
   bool pingPong = true;
-  /// --invariant-a-in-registers: a loop-invariant wgmma A operand (Q of
-  /// attention) loaded into registers before the loop
-  /// (tkgpu-invariant-operands-in-registers).
-  bool invariantAInRegisters = false;
+  /// Where a loop-invariant wgmma A operand (Q of attention) is loaded
+  /// into registers before its loop (tkgpu-invariant-operands-in-registers):
+  /// --invariant-a-in-registers Always, --no-invariant-a-in-registers
+  /// Never, else Automatic.
+  InvariantARegisters invariantA = InvariantARegisters::Automatic;
   /// --assume NAME=16 / NAME=1.
   std::vector<ArgAssumption> assumptions;
   /// --assume-aligned-pointers: every pointer argument is 16-byte aligned.

@@ -10,7 +10,7 @@
 void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
                             int numStages, llvm::StringRef arch,
                             unsigned mmaVersion, bool pingPong,
-                            bool invariantAInRegisters) {
+                            InvariantARegisters invariantA) {
   mlir::tkgpu::ConvertTkToTkgpuOptions options;
   options.numWarps = numWarps;
   options.threadsPerWarp = 32;
@@ -47,9 +47,10 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   // After the pipeliner (its loop form is what the early load needs).
   pm.addPass(mlir::tkgpu::createTkgpuPrefetch());
   // After the pipeliner and warp specialization: the loops as they run.
-  if (invariantAInRegisters) {
+  if (invariantA != InvariantARegisters::Never) {
     mlir::tkgpu::TkgpuInvariantOperandsInRegistersOptions invariantOptions;
-    invariantOptions.enable = true;
+    invariantOptions.always = invariantA == InvariantARegisters::Always;
+    invariantOptions.automatic = true;
     pm.addPass(
         mlir::tkgpu::createTkgpuInvariantOperandsInRegisters(invariantOptions));
   }

@@ -10,6 +10,12 @@ class OpPassManager;
 
 namespace tk {
 
+/// Where tkgpu-invariant-operands-in-registers loads a loop-invariant
+/// wgmma A operand into registers before its loop: nowhere, where the
+/// registers fit and B has three or more slots (the default), or
+/// everywhere.
+enum class InvariantARegisters { Never, Automatic, Always };
+
 /// Appends the passes that take a module of tk kernels to optimized tkgpu:
 /// convert-tk-to-tkgpu, tkgpu-coalesce, tkgpu-remove-layout-conversions,
 /// canonicalize, cse. `pm` must be a module pass manager; `numStages` is
@@ -17,12 +23,12 @@ namespace tk {
 /// is e.g. "sm_90a" or "sm_80"; `mmaVersion` 2 keeps mma.sync on sm_90a
 /// (0: wgmma where the shapes allow); `pingPong` false leaves out
 /// tkgpu-pingpong (an ablation switch: tkc --no-pingpong);
-/// `invariantAInRegisters` enables tkgpu-invariant-operands-in-registers
-/// (tkc --invariant-a-in-registers).
-void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps, int numStages,
-                        llvm::StringRef arch, unsigned mmaVersion = 0,
-                        bool pingPong = true,
-                        bool invariantAInRegisters = false);
+/// `invariantA` says where tkgpu-invariant-operands-in-registers loads
+/// (tkc --invariant-a-in-registers / --no-invariant-a-in-registers).
+void buildTkgpuPipeline(
+    mlir::OpPassManager &pm, int numWarps, int numStages, llvm::StringRef arch,
+    unsigned mmaVersion = 0, bool pingPong = true,
+    InvariantARegisters invariantA = InvariantARegisters::Automatic);
 
 } // namespace tk
 

@@ -78,7 +78,7 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
                                                     options.arch,
                                                     options.mmaVersion,
                                                     options.pingPong,
-                                                    options.invariantAInRegisters);
+                                                    options.invariantA);
                                })))
     return mlir::failure();
   if (emit == EmitKind::TkGpu)

@@ -84,9 +84,15 @@ static cl::opt<bool> noPingPong(
     cl::cat(tkcCategory));
 static cl::opt<bool> invariantAInRegisters(
     "invariant-a-in-registers",
-    cl::desc("Load a loop-invariant wgmma A operand (attention's Q) into "
-             "registers once, before the loop, instead of reading it from "
-             "shared memory in every iteration"),
+    cl::desc("Load every loop-invariant wgmma A operand (attention's Q) "
+             "into registers once, before the loop, instead of reading it "
+             "from shared memory in every iteration (default: where the "
+             "registers fit and B has three or more slots)"),
+    cl::cat(tkcCategory));
+static cl::opt<bool> noInvariantAInRegisters(
+    "no-invariant-a-in-registers",
+    cl::desc("Read loop-invariant wgmma A operands from shared memory in "
+             "every iteration (no automatic register copy)"),
     cl::cat(tkcCategory));
 static cl::list<std::string>
     assumptions("assume",
@@ -326,7 +332,13 @@ int main(int argc, char **argv) {
     options.mmaVersion = 2;
   }
   options.pingPong = !noPingPong;
-  options.invariantAInRegisters = invariantAInRegisters;
+  if (invariantAInRegisters && noInvariantAInRegisters)
+    return fail("--invariant-a-in-registers and "
+                "--no-invariant-a-in-registers contradict each other");
+  if (invariantAInRegisters)
+    options.invariantA = tk::InvariantARegisters::Always;
+  else if (noInvariantAInRegisters)
+    options.invariantA = tk::InvariantARegisters::Never;
   if (autotuneConfig.getNumOccurrences()) {
     long long index = parseCount(autotuneConfig);
     if (index < 0)

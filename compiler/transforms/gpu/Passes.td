@@ -246,12 +246,20 @@ def TkgpuInvariantOperandsInRegisters
     local_load into #dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
     placed right before the (outermost such) loop: wgmma then reads only B
     from shared memory (an m64n64k16 with both operands there takes all of
-    an SM's shared-memory bandwidth). Opt-in (`enable`): the copy costs
-    registers for the whole loop.
+    an SM's shared-memory bandwidth). The copy costs registers for the
+    whole loop: `always` loads every such operand; `automatic` only where
+    the loop's estimated peak of live registers plus the copy fits the
+    partition's registers and the loop's dots read B from at least three
+    slots (what the H200 measurements favoured); `report` emits each
+    automatic decision as a remark.
   }];
   let options = [
-    Option<"enable", "enable", "bool", "false",
-           "load loop-invariant wgmma A operands into registers">,
+    Option<"always", "always", "bool", "false",
+           "load every loop-invariant 16-bit wgmma A operand into registers">,
+    Option<"automatic", "automatic", "bool", "false",
+           "load one where the registers fit and B has three or more slots">,
+    Option<"report", "report", "bool", "false",
+           "emit each automatic decision as a remark">,
   ];
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect"];
 }

@@ -25,8 +25,13 @@
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: %[[ADDR:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
 // CHECK: %[[START:.*]] = llvm.lshr %[[ADDR]], %{{.*}} : i64
-// CHECK: %[[DA:.*]] = llvm.or %[[START]], %[[BASEA]] : i64
-// CHECK: %[[DB:.*]] = llvm.or %[[START]], %[[BASEB]] : i64
+// CHECK: %[[DA0:.*]] = llvm.or %[[START]], %[[BASEA]] : i64
+// CHECK: %[[DB0:.*]] = llvm.or %[[START]], %[[BASEB]] : i64
+// The two bases pass one empty asm (so that the per-instruction sums are
+// not hoisted out of a loop and kept live there), then the sums follow.
+// CHECK: %[[PIN:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "", "=l,=l,0,1" %[[DB0]], %[[DA0]]
+// CHECK: %[[DB:.*]] = llvm.extractvalue %[[PIN]][0]
+// CHECK: %[[DA:.*]] = llvm.extractvalue %[[PIN]][1]
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK-NOT: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.mma_async %[[DA]], %[[DB]], %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
@@ -91,8 +96,9 @@ module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32,
 // A constant zero accumulator (attention's S = QK^T) is not materialized:
 // the first K step of each tile runs with scale-d = 0 (D[<f32>, <zero>])
 // on undefined registers, the second accumulates; no pinning asm of
-// accumulators before the fence.
+// accumulators before the fence (only the descriptor bases', "=l").
 // CHECK-LABEL: llvm.func internal @zero_acc
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "=l,=l,0,1"
 // CHECK-NOT: llvm.inline_asm
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.mma_async {{.*}}, %{{.*}}, %[[UNDEF:.*]], <m = 64, n = 64, k = 8>, D[<f32>, <zero>]
@@ -127,7 +133,8 @@ module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32,
 // before the fence; after it only descriptors are computed, and scale-d
 // is an immediate.
 // CHECK-LABEL: llvm.func internal @register_a
-// CHECK: %[[B0:.*]] = llvm.or %{{.*}}, %{{.*}} : i64
+// CHECK: %[[BASE:.*]] = llvm.or %{{.*}}, %{{.*}} : i64
+// CHECK: %[[B0:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "", "=l,0" %[[BASE]]
 // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "", "{{(=f,)+}}=r,=r,=r,=r,=r,=r,=r,=r,0,1,
 // CHECK-NOT: llvm.bitcast
 // CHECK-NOT: llvm.insertelement
@@ -249,9 +256,12 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 // CHECK-NEXT: %[[PA:.*]] = llvm.ptrtoint %[[SMEM]] : !llvm.ptr<3> to i64
 // CHECK-NEXT: %[[PB:.*]] = llvm.ptrtoint %[[BT]] : !llvm.ptr<3> to i64
 // CHECK-NEXT: %[[SA:.*]] = llvm.lshr %[[PA]], %[[SHIFT]] : i64
-// CHECK-NEXT: %[[DA:.*]] = llvm.or %[[SA]], %[[KMAJOR]] : i64
+// CHECK-NEXT: %[[DA0:.*]] = llvm.or %[[SA]], %[[KMAJOR]] : i64
 // CHECK-NEXT: %[[SB:.*]] = llvm.lshr %[[PB]], %[[SHIFT]] : i64
-// CHECK-NEXT: %[[DB:.*]] = llvm.or %[[SB]], %[[KMAJOR]] : i64
+// CHECK-NEXT: %[[DB0:.*]] = llvm.or %[[SB]], %[[KMAJOR]] : i64
+// CHECK-NEXT: %[[PIN:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "", "=l,=l,0,1" %[[DB0]], %[[DA0]]
+// CHECK-NEXT: %[[DB:.*]] = llvm.extractvalue %[[PIN]][0]
+// CHECK-NEXT: %[[DA:.*]] = llvm.extractvalue %[[PIN]][1]
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: nvvm.wgmma.mma_async %[[DA]], %[[DB]], %{{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // CHECK-NEXT: %[[DA1:.*]] = llvm.add %[[DA]], %[[K16]] : i64

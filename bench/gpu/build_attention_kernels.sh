@@ -21,9 +21,11 @@
 #     warps the two compute warp groups take turns (tkgpu-pingpong);
 #     _r128: --maxnreg 128 on 4 warps (two programs per SM); _fs: the
 #     eleventh session's best, -D FUSED_SCALE=True; _qr: Q in registers
-#     before the key loops (--invariant-a-in-registers), _w16: 16 compute
-#     warps, _ts: O by a TMA store (-D TMA_STORE=True) (thirteenth
-#     session);
+#     before the key loops in every kernel (--invariant-a-in-registers;
+#     since the fourteenth session the unsuffixed builds take tkc's
+#     automatic choice, and _nq, --no-invariant-a-in-registers, none),
+#     _w16: 16 compute warps, _ts: O by a TMA store (-D TMA_STORE=True)
+#     (thirteenth session);
 #   - at HEAD_DIM 64 on 4 warps (the best there since exp2 is .ftz):
 #     _s2 and _s4 (stages), _ahead, and bf16; at HEAD_DIM 128 on 8
 #     warps, BLOCK_N 64: _s4.
@@ -126,8 +128,10 @@ for d in 64 128; do
         BM=256 variant "attn_f16_d${d}_${c}_w16_m256_s3_ws_fs" f16 $d $causal 16 64 3 $n $ws -D FUSED_SCALE=True "$@"
         # _qr: Q loaded into registers before the key loops
         # (--invariant-a-in-registers), so that Q K^T reads only K from
-        # shared memory.
+        # shared memory; _nq: never (the unsuffixed kernel is tkc's
+        # automatic choice).
         qr=--invariant-a-in-registers
+        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_nq" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True --no-invariant-a-in-registers "$@"
         BM=256 variant "attn_f16_d${d}_${c}_w8_m256_ws_fs_qr" f16 $d $causal 8 64 2 $n $ws -D FUSED_SCALE=True $qr "$@"
         BM=256 variant "attn_f16_d${d}_${c}_w8_m256_s3_ws_fs_qr" f16 $d $causal 8 64 3 $n $ws -D FUSED_SCALE=True $qr "$@"
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True $qr "$@"
@@ -141,6 +145,7 @@ for d in 64 128; do
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True --invariant-a-in-registers "$@"
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_nq" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True --no-invariant-a-in-registers "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr_ts" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True --invariant-a-in-registers "$@"
         variant "attn_bf16_d${d}_${c}_w8_n128_ws" bf16 $d $causal 8 128 2 $n $ws "$@"
       fi

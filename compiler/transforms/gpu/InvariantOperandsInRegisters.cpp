@@ -27,7 +27,9 @@
 //     at the loop's busiest point: a backward scan over the loop body
 //     (nested loops and branches included) keeps the tensor values live
 //     there, each costing its elements per thread times their width in
-//     32-bit registers, plus every tensor the loop uses from outside it
+//     32-bit registers (float and pointer tensors; constants, splats and
+//     integer or i1 tensors nothing, a broadcast what its source costs:
+//     getCost), plus every tensor the loop uses from outside it
 //     (live in every iteration), plus the copy. That peak plus a reserve
 //     for what the scan does not see (addresses, indices, barrier phases,
 //     descriptors, ptxas's temporaries: kReserveRegisters) must fit the
@@ -215,8 +217,9 @@ struct InvariantOperandsInRegistersPass
   using TkgpuInvariantOperandsInRegistersBase::
       TkgpuInvariantOperandsInRegistersBase;
 
-  /// Whether loading `buffer` into `type` registers before `loop` (which
-  /// holds `dot`) fits and pays: see the banner.
+  /// Whether a copy of `dot`'s A in registers of `type`, loaded before
+  /// `loop` (`dot`'s loop or one around it), fits and pays: see the
+  /// banner.
   bool pays(WarpGroupDotOp dot, scf::ForOp loop, RankedTensorType type) {
     int64_t slots = std::numeric_limits<int64_t>::max();
     dot->getParentOfType<scf::ForOp>().walk([&](WarpGroupDotOp inner) {

@@ -11,7 +11,7 @@
 # in the dtypes of TMA_DTYPES (default "f16 bf16"; bf16 ones prefixed
 # bf16_), on the block shapes of DKDV_TMA_{64,128} and DQ_TMA_{64,128}
 # (below), named
-# bwd_{dkdv,dq}_d{64,128}_{full,causal}_m{BM}n{BN}w{W}s{S}_tma[_ws|_wsnopp].
+# bwd_{dkdv,dq}_d{64,128}_{full,causal}_m{BM}n{BN}w{W}s{S}_tma[_ws|_wsnopp|_ws_ts].
 # Usage: bench/gpu/build_attention_bwd_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
 # Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json:
 #   bwd_pre_d{64,128}, bwd_{dkdv,dq}_d{64,128}_{full,causal}_w{4,8}, and the
@@ -68,16 +68,17 @@ for arg in "$@"; do [ "$arg" = sm_90a ] && hopper=1; done
 # The _tma kernels' block shapes, per HEAD_DIM ("BM BN WARPS STAGES [ws]").
 # ws: -D WARP_SPECIALIZE=True (a producer warp group issues the copies; on
 # 8 warps the two compute warp groups take turns), suffix _ws; wsnopp: the
-# same with --no-pingpong, suffix _wsnopp. The defaults are the twelfth
+# same with --no-pingpong, suffix _wsnopp; wsts: ws with dK, dV and dQ
+# stored through descriptors (-D TMA_STORE=True), suffix _ws_ts. The defaults are the twelfth
 # session's fastest per row (docs/benchmarks.md, run AU) and their
 # neighbours; its sweep (run AT) also had, for dK/dV at HEAD_DIM 64,
 # "32 128 4 2;32 128 4 3;64 64 4 2;64 64 4 3;32 64 4 3;64 64 4 3 ws", at
 # 128 "32 128 8 3;64 128 8 2;32 64 4 2;32 64 4 3;32 64 4 4;32 64 4 3 ws",
 # and for dQ "128 32 4 3;128 32 4 4;64 64 4 2;64 64 4 4;64 64 4 3 ws" (64)
 # and "128 64 8 2;128 64 8 4;64 64 4 3;64 64 4 4;64 64 4 3 ws" (128).
-DKDV_TMA_64=${DKDV_TMA_64:-"64 64 4 4;64 128 8 3 ws;64 128 8 3 wsnopp"}
+DKDV_TMA_64=${DKDV_TMA_64:-"64 64 4 4;64 128 8 3 ws;64 128 8 3 wsnopp;64 128 8 3 wsts"}
 DKDV_TMA_128=${DKDV_TMA_128:-"32 64 4 3;64 128 8 2 ws;64 128 8 2 wsnopp"}
-DQ_TMA_64=${DQ_TMA_64:-"64 64 4 3;128 64 8 3 ws;128 64 8 3 wsnopp"}
+DQ_TMA_64=${DQ_TMA_64:-"64 64 4 3;128 64 8 3 ws;128 64 8 3 wsnopp;128 64 8 3 wsts"}
 DQ_TMA_128=${DQ_TMA_128:-"128 64 8 3;128 64 8 3 ws;128 64 8 3 wsnopp"}
 for dtype in ${TMA_DTYPES:-f16 bf16}; do
   p=$( [ $dtype = bf16 ] && echo bf16_ || true )
@@ -94,6 +95,7 @@ for dtype in ${TMA_DTYPES:-f16 bf16}; do
           case ${mode:-} in
             ws) flags=(-D WARP_SPECIALIZE=True); suffix=_ws ;;
             wsnopp) flags=(-D WARP_SPECIALIZE=True --no-pingpong); suffix=_wsnopp ;;
+            wsts) flags=(-D WARP_SPECIALIZE=True -D TMA_STORE=True); suffix=_ws_ts ;;
           esac
           build ${p}bwd_${kernel}_d${d}_${kind}_m${bm}n${bn}w${w}s${st}_tma$suffix \
             attn_bwd_${kernel}_tma "$spec" -D HEAD_DIM=$d -D BLOCK_M=$bm \

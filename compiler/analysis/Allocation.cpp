@@ -7,7 +7,11 @@
 //     uses counted over every alias (memdesc_index, loop-carried values,
 //     if results); a use inside a loop that does not contain the
 //     local_alloc keeps the buffer live to the end of that loop (the next
-//     iteration uses it again);
+//     iteration uses it again); a buffer a TMA store reads stays live to
+//     the end of the block of the store, since the copy reads it until an
+//     async_tma_store_wait that tkgpu-membar places as late as it can (a
+//     buffer reusing those bytes earlier would force that wait early:
+//     the backward's dV staged in dK's bytes waited for dK's store);
 //   - a scratch interval (ScratchOpInterface, nonzero size) over its op
 //     alone.
 // Offsets. Largest first (ties: earliest first), each allocation takes the
@@ -23,6 +27,7 @@
 #include "compiler/analysis/Allocation.h"
 
 #include "dialects/tkgpu/TkgpuDialect.h"
+#include "dialects/tkgpu/TkgpuTmaOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -255,6 +260,8 @@ int64_t tkgpu::allocateSharedMemory(Operation *func) {
           // The outermost loop around the use that the buffer is not
           // allocated in: live for all of it.
           Operation *span = user;
+          if (isa<AsyncTmaCopyLocalToGlobalOp>(user))
+            span = &user->getBlock()->back();
           for (Operation *p = user->getParentOp(); p && p != func;
                p = p->getParentOp())
             if (isa<LoopLikeOpInterface>(p) && !p->isAncestor(op))

@@ -121,3 +121,32 @@ func.func @multibuffer(%x: tensor<64x32xf16, #b2>, %n: index) -> tensor<64x32xf1
   %m = tkgpu.local_load %b : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
   return %m : tensor<64x32xf16, #b2>
 }
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [1, 0]}>
+
+// A buffer a TMA store reads stays live to the end of the store's block
+// (the copy reads it until a wait membar places as late as it can), so
+// the second staging buffer does not take the first's bytes: offsets 0
+// and 4096, 8192 bytes in all. A buffer only read by a local_load before
+// it (%t) is dead after that load, and the first staging buffer reuses
+// its bytes.
+// CHECK: module attributes {tkgpu.shared_bytes = 8192 : i32}
+// CHECK-LABEL: func.func @tma_store_staging
+// CHECK: tkgpu.local_alloc %{{.*}} {tkgpu.offset = 0 : i64}
+// CHECK: tkgpu.local_load
+// CHECK: tkgpu.local_alloc %{{.*}} {tkgpu.offset = 0 : i64}
+// CHECK: tkgpu.async_tma_copy_local_to_global
+// CHECK: tkgpu.local_alloc %{{.*}} {tkgpu.offset = 4096 : i64}
+// CHECK: tkgpu.async_tma_copy_local_to_global
+func.func @tma_store_staging(%desc: !tkgpu.tensor_map, %x: tensor<64x32xf16, #b2>, %i: i32) {
+  %t = tkgpu.local_alloc %x : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #nv>
+  %l = tkgpu.local_load %t : !tkgpu.memdesc<64x32xf16, #nv> -> tensor<64x32xf16, #b2>
+  %a = tkgpu.local_alloc %l : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #nv>
+  tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %a : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>
+  %b = tkgpu.local_alloc %x : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #nv>
+  tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %b : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>
+  return
+}

@@ -138,7 +138,7 @@ for d in 64 128; do
         variant "attn_f16_d${d}_${c}_w8_s3_ws_fs_qr" f16 $d $causal 8 64 3 $n $ws -D FUSED_SCALE=True $qr "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True $qr "$@"
         BM=256 variant "attn_bf16_d${d}_${c}_w8_m256_ws_fs_qr" bf16 $d $causal 8 64 2 $n $ws -D FUSED_SCALE=True $qr "$@"
-        # _ts: O by a TMA store (-D TMA_STORE=True; not timed yet).
+        # _ts: O by a TMA store (-D TMA_STORE=True).
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_ts" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True $qr "$@"
       else
         variant "attn_f16_d${d}_${c}_w8_s4_ws" f16 $d $causal 8 64 4 $n $ws "$@"

@@ -111,8 +111,8 @@ SmallVector<Value> packRegisterA(OpBuilder &b, Location loc,
   return words;
 }
 
-/// `values` (32- or 64-bit scalars) through one empty asm with side effects, each
-/// output tied to its input: the returned values are defined there, so
+/// `values` (32- or 64-bit scalars) through one empty asm with side
+/// effects, each output tied to its input: the returned values are defined there, so
 /// whatever computes them (the f16x2 packing of A, the scaling of the
 /// accumulator) is emitted before it, whatever order LLVM's scheduler
 /// would pick.

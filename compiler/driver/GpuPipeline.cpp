@@ -50,7 +50,7 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   if (invariantA != InvariantARegisters::Never) {
     mlir::tkgpu::TkgpuInvariantOperandsInRegistersOptions invariantOptions;
     invariantOptions.always = invariantA == InvariantARegisters::Always;
-    invariantOptions.automatic = true;
+    invariantOptions.automatic = invariantA == InvariantARegisters::Automatic;
     pm.addPass(
         mlir::tkgpu::createTkgpuInvariantOperandsInRegisters(invariantOptions));
   }

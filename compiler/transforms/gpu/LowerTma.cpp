@@ -55,8 +55,9 @@
 // membar puts the proxy fence (generic writes, async-proxy read) and the
 // barrier before the copy, and the `async_tma_store_wait` where the
 // buffer's bytes are next written or the kernel ends, so that the copy
-// drains while the warps go on (a persistent kernel's next tile). Elements outside the tensor are zero on load
-// and not written on store, as the descriptor ops promise.
+// drains while the warps go on (a persistent kernel's next tile).
+// Elements outside the tensor are zero on load and not written on store,
+// as the descriptor ops promise.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/TensorMapSource.h"

@@ -33,7 +33,8 @@
 # contiguous (Z, H, N, D) tensors (unit inner strides, the other strides
 # and N_CTX multiples of 16, aligned pointers).
 # Usage: bench/gpu/build_attention_kernels.sh TKC OUTDIR [--arch sm_90a] [extra tkc args]
-# Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json.
+# Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json. With
+# ONLY=REGEX in the environment, only the variants whose names match.
 set -euo pipefail
 TKC=$1; OUT=$2; shift 2
 SRC="$(cd "$(dirname "$0")/../.." && pwd)/examples/attention_fwd.tk"
@@ -48,6 +49,7 @@ for arg in "$@"; do [ "$arg" = sm_90a ] && hopper=1; done
 # variant NAME DTYPE D CAUSAL WARPS BLOCK_N STAGES [tkc args...]
 variant() {
   local name=$1 dtype=$2 d=$3 causal=$4 w=$5 bn=$6 stages=$7; shift 7
+  [[ -z "${ONLY:-}" || $name =~ $ONLY ]] || return 0
   # shellcheck disable=SC2086
   "$TKC" "$SRC" -k attn_fwd -D DTYPE=$dtype -D HEAD_DIM=$d -D BLOCK_M=${BM:-128} \
     -D BLOCK_N=$bn -D CAUSAL=$causal --num-warps $w --num-stages $stages \
@@ -140,6 +142,7 @@ for d in 64 128; do
         BM=256 variant "attn_bf16_d${d}_${c}_w8_m256_ws_fs_qr" bf16 $d $causal 8 64 2 $n $ws -D FUSED_SCALE=True $qr "$@"
         # _ts: O by a TMA store (-D TMA_STORE=True).
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_ts" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True $qr "$@"
+        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_ts" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True "$@"
       else
         variant "attn_f16_d${d}_${c}_w8_s4_ws" f16 $d $causal 8 64 4 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
@@ -147,6 +150,7 @@ for d in 64 128; do
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True --invariant-a-in-registers "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_nq" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True --no-invariant-a-in-registers "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr_ts" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True --invariant-a-in-registers "$@"
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_ts" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True "$@"
         variant "attn_bf16_d${d}_${c}_w8_n128_ws" bf16 $d $causal 8 128 2 $n $ws "$@"
       fi
       if [ $d = 64 ]; then

@@ -9,8 +9,9 @@
 
 void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
                             int numStages, llvm::StringRef arch,
-                            unsigned mmaVersion, bool pingPong,
-                            InvariantARegisters invariantA) {
+                            const TkgpuPipelineSwitches &switches) {
+  unsigned mmaVersion = switches.mmaVersion;
+  InvariantARegisters invariantA = switches.invariantA;
   mlir::tkgpu::ConvertTkToTkgpuOptions options;
   options.numWarps = numWarps;
   options.threadsPerWarp = 32;
@@ -60,6 +61,6 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createTkgpuAllocateSharedMemory());
   pm.addPass(mlir::tkgpu::createTkgpuMembar());
   // After membar: it must see every CTA barrier the consumers will wait at.
-  if (tma && pingPong)
+  if (tma && switches.pingPong)
     pm.addPass(mlir::tkgpu::createTkgpuPingPong());
 }

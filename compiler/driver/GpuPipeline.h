@@ -16,19 +16,28 @@ namespace tk {
 /// everywhere.
 enum class InvariantARegisters { Never, Automatic, Always };
 
+/// The switches of the tk -> tkgpu pipeline beyond warps, stages and arch
+/// (tkc's ablation flags; the defaults are what tkc and the JIT use).
+struct TkgpuPipelineSwitches {
+  /// 2 keeps mma.sync on sm_90a (tkc --mma=v2); 0: wgmma where the shapes
+  /// allow.
+  unsigned mmaVersion = 0;
+  /// false leaves out tkgpu-pingpong (tkc --no-pingpong).
+  bool pingPong = true;
+  /// Where tkgpu-invariant-operands-in-registers loads (tkc
+  /// --invariant-a-in-registers / --no-invariant-a-in-registers).
+  InvariantARegisters invariantA = InvariantARegisters::Automatic;
+};
+
 /// Appends the passes that take a module of tk kernels to optimized tkgpu:
 /// convert-tk-to-tkgpu, tkgpu-coalesce, tkgpu-remove-layout-conversions,
-/// canonicalize, cse. `pm` must be a module pass manager; `numStages` is
-/// the software-pipelining depth of loops feeding a dot (1: none); `arch`
-/// is e.g. "sm_90a" or "sm_80"; `mmaVersion` 2 keeps mma.sync on sm_90a
-/// (0: wgmma where the shapes allow); `pingPong` false leaves out
-/// tkgpu-pingpong (an ablation switch: tkc --no-pingpong);
-/// `invariantA` says where tkgpu-invariant-operands-in-registers loads
-/// (tkc --invariant-a-in-registers / --no-invariant-a-in-registers).
-void buildTkgpuPipeline(
-    mlir::OpPassManager &pm, int numWarps, int numStages, llvm::StringRef arch,
-    unsigned mmaVersion = 0, bool pingPong = true,
-    InvariantARegisters invariantA = InvariantARegisters::Automatic);
+/// the tensor-core, TMA and pipelining passes, canonicalize, cse,
+/// allocation and membar. `pm` must be a module pass manager; `numStages`
+/// is the software-pipelining depth of loops feeding a dot (1: none);
+/// `arch` is e.g. "sm_90a" or "sm_80".
+void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps, int numStages,
+                        llvm::StringRef arch,
+                        const TkgpuPipelineSwitches &switches = {});
 
 } // namespace tk
 

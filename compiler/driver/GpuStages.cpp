@@ -74,11 +74,12 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
   unsigned numStages = getNumStages(module);
   if (mlir::failed(runPipeline(compilation, module, "tkgpu",
                                [&](mlir::OpPassManager &pm) {
+                                 TkgpuPipelineSwitches switches;
+                                 switches.mmaVersion = options.mmaVersion;
+                                 switches.pingPong = options.pingPong;
+                                 switches.invariantA = options.invariantA;
                                  buildTkgpuPipeline(pm, numWarps, numStages,
-                                                    options.arch,
-                                                    options.mmaVersion,
-                                                    options.pingPong,
-                                                    options.invariantA);
+                                                    options.arch, switches);
                                })))
     return mlir::failure();
   if (emit == EmitKind::TkGpu)

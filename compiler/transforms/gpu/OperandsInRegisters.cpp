@@ -18,7 +18,8 @@
 // register moves only (ConvertLayoutOpToLlvm: a register permutation, no
 // scratch, no barrier). A convert_layout that only fed the local_alloc is
 // looked through, so a conversion towards the store layout that
-// remove-layout-conversions left before the staging disappears too.
+// remove-layout-conversions left before the staging disappears too (with
+// its last staging, when it fed several).
 //
 // wgmma (warp_group_dot) reads A from a shared buffer or from registers in
 // the #dot_operand (opIdx 0, kWidth 2) layout of its #mma v3 result, which
@@ -68,10 +69,12 @@ bool stageInRegisters(LocalAllocOp alloc, RankedTensorType target,
   if (!alloc || !alloc.getSrc() || !alloc->hasOneUse())
     return false;
   Value source = alloc.getSrc();
-  // The conversion in front of the staging, if it only fed it.
+  // The conversion in front of the staging is looked through (it only
+  // changes the layout); it goes when its last staging does, so two dots
+  // that read one tensor (attention's P @ V and P @ ones) both take it
+  // from registers.
   auto convert = source.getDefiningOp<ConvertLayoutOp>();
-  if (convert && convert->hasOneUse() &&
-      staysInThreads(convert.getSrc().getType(), target))
+  if (convert && staysInThreads(convert.getSrc().getType(), target))
     source = convert.getSrc();
   else if (!staysInThreads(cast<RankedTensorType>(source.getType()), target))
     return false;

@@ -117,3 +117,34 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return %d : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+#mma = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#mma16 = #tkgpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 16, 16]}>
+#bl = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sa = #tkgpu.nvmma_shared<{swizzle = 128, elementBitWidth = 16, order = [1, 0]}>
+#s32 = #tkgpu.nvmma_shared<{swizzle = 32, elementBitWidth = 16, order = [1, 0]}>
+
+// One P, converted towards the staging layout once (CSE), read by two
+// wgmmas of different N: both take it from registers, each converted
+// from the accumulator itself, and the shared conversion goes with its
+// last staging.
+// CHECK-LABEL: func.func @p_for_two_wgmmas
+// CHECK: %[[P:.*]] = arith.truncf
+// CHECK-NEXT: %[[A1:.*]] = tkgpu.convert_layout %[[P]] : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dot_op>
+// CHECK-NEXT: tkgpu.warp_group_dot %[[A1]], %arg1, %arg3 : tensor<64x64xf16, #dot_op> *
+// CHECK-NEXT: %[[A2:.*]] = tkgpu.convert_layout %[[P]] : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #dot_op1>
+// CHECK-NEXT: tkgpu.warp_group_dot %[[A2]], %arg2, %arg4 : tensor<64x64xf16, #dot_op1> *
+// CHECK-NEXT: return
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_90a"} {
+  func.func @p_for_two_wgmmas(%s: tensor<64x64xf32, #mma>, %mones: !tkgpu.memdesc<64x16xf16, #s32>, %mv: !tkgpu.memdesc<64x64xf16, #sa>, %l: tensor<64x16xf32, #mma16>, %acc: tensor<64x64xf32, #mma>) -> (tensor<64x16xf32, #mma16>, tensor<64x64xf32, #mma>) {
+    %p = arith.truncf %s : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+    %pb = tkgpu.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #bl>
+    %m1 = tkgpu.local_alloc %pb : tensor<64x64xf16, #bl> -> !tkgpu.memdesc<64x64xf16, #sa>
+    %d1 = tkgpu.warp_group_dot %m1, %mones, %l : !tkgpu.memdesc<64x64xf16, #sa> * !tkgpu.memdesc<64x16xf16, #s32> -> tensor<64x16xf32, #mma16>
+    %m2 = tkgpu.local_alloc %pb : tensor<64x64xf16, #bl> -> !tkgpu.memdesc<64x64xf16, #sa>
+    %d2 = tkgpu.warp_group_dot %m2, %mv, %acc : !tkgpu.memdesc<64x64xf16, #sa> * !tkgpu.memdesc<64x64xf16, #sa> -> tensor<64x64xf32, #mma>
+    return %d1, %d2 : tensor<64x16xf32, #mma16>, tensor<64x64xf32, #mma>
+  }
+}

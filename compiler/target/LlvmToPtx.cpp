@@ -11,12 +11,14 @@
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -266,6 +268,44 @@ tk::translateToLlvmIrText(mlir::ModuleOp module, const TargetOptions &options) {
   return text;
 }
 
+namespace {
+/// Keeps LLVM's straight-line strength reduction (`slsr`, one of the IR
+/// passes NVPTX's code generation runs) out of functions with more than
+/// kMaxSlsrCandidates integer multiplies and GEPs. Its cost grows about
+/// quadratically with them: measured here, 0.03 s at 294, 0.10 s at 529,
+/// 0.25 s at 904 (the unspecialized examples/matmul.tk, 45% of its whole
+/// compile) and 0.36 s at 1358. Functions that large are the ones whose
+/// addresses are computed per element (run-time strides, no vector
+/// accesses), where ptxas's own strength reduction is what counts; every
+/// benchmarked kernel (vectorized matmuls, attention) stays under the
+/// limit, so their PTX does not change. The gate identifies a function by
+/// the description the legacy pass manager gives it.
+class SlsrGate : public llvm::OptPassGate {
+public:
+  static constexpr unsigned kMaxSlsrCandidates = 512;
+
+  explicit SlsrGate(const llvm::Module &module) {
+    for (const llvm::Function &function : module) {
+      unsigned candidates = 0;
+      for (const llvm::BasicBlock &block : function)
+        for (const llvm::Instruction &inst : block)
+          candidates += llvm::isa<llvm::GetElementPtrInst>(inst) ||
+                        inst.getOpcode() == llvm::Instruction::Mul;
+      if (candidates > kMaxSlsrCandidates)
+        skipped.insert(("function (" + function.getName() + ")").str());
+    }
+  }
+  bool shouldRunPass(llvm::StringRef pass,
+                     llvm::StringRef irDescription) const override {
+    return pass != "slsr" || !skipped.contains(irDescription);
+  }
+  bool isEnabled() const override { return !skipped.empty(); }
+
+private:
+  llvm::StringSet<> skipped;
+};
+} // namespace
+
 llvm::Expected<std::string> tk::emitPtx(llvm::Module &llvmModule,
                                         const TargetOptions &options) {
   auto machine = createNvptxTargetMachine(options);
@@ -273,6 +313,11 @@ llvm::Expected<std::string> tk::emitPtx(llvm::Module &llvmModule,
     return machine.takeError();
   llvmModule.setDataLayout((*machine)->createDataLayout());
 
+  SlsrGate gate(llvmModule);
+  llvm::OptPassGate &previousGate = llvmModule.getContext().getOptPassGate();
+  llvmModule.getContext().setOptPassGate(gate);
+  auto restoreGate = llvm::make_scope_exit(
+      [&] { llvmModule.getContext().setOptPassGate(previousGate); });
   llvm::SmallString<0> ptx;
   {
     llvm::raw_svector_ostream os(ptx);

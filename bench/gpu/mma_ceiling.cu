@@ -11,24 +11,10 @@
 //
 // Build: nvcc -O3 -gencode=arch=compute_90,code=sm_90 mma_ceiling.cu -o mma_ceiling
 // Run:   ./mma_ceiling            (prints one JSON line)
-#include <cuda_runtime.h>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
-#include <algorithm>
+#include "ceiling_timing.h"
 
-#define CHECK(x)                                                              \
-  do {                                                                        \
-    cudaError_t e = (x);                                                      \
-    if (e != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
 
-constexpr int ACC = 8;
-
-template <bool BF16>
+template <bool BF16, int ACC>
 __global__ void mma_loop(float *out, unsigned seed, int iters) {
   unsigned a[4], b[2];
   for (int i = 0; i < 4; ++i) a[i] = seed * (threadIdx.x + 1) + i;
@@ -60,31 +46,16 @@ __global__ void mma_loop(float *out, unsigned seed, int iters) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 
-template <bool BF16>
-double measure(int sms) {
-  const int threads = 256, blocksPerSm = 4, iters = 4096;
+// blocksPerSm blocks of `threads` threads on every SM, ACC independent
+// accumulators per warp.
+template <bool BF16, int ACC = 8>
+double measure(int sms, int blocksPerSm = 4, int threads = 256) {
+  const int iters = 4096;
   int blocks = sms * blocksPerSm;
   float *out;
   CHECK(cudaMalloc(&out, sizeof(float) * blocks * threads));
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  for (int w = 0; w < 3; ++w) mma_loop<BF16><<<blocks, threads>>>(out, 3 + w, iters);
-  CHECK(cudaGetLastError());
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> ms;
-  for (int r = 0; r < 15; ++r) {
-    CHECK(cudaEventRecord(start));
-    mma_loop<BF16><<<blocks, threads>>>(out, 11 + r, iters);
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    CHECK(cudaGetLastError());
-    float t;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
-  double median = ms[ms.size() / 2];
+  double median = medianLaunchMs(
+      [&] { mma_loop<BF16, ACC><<<blocks, threads>>>(out, 11, iters); }, 15, 3);
   double flops = double(blocks) * (threads / 32) * iters * ACC * 4096.0;
   CHECK(cudaFree(out));
   return flops / (median * 1e-3) / 1e12;
@@ -95,8 +66,14 @@ int main() {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   double f16 = measure<false>(prop.multiProcessorCount);
   double bf16 = measure<true>(prop.multiProcessorCount);
+  // The same instruction with a matmul's occupancy: one block of 4 or 8
+  // warps per SM (one or two warps per scheduler), with the 32 independent
+  // accumulators of a 64x64 warp tile.
+  int sms = prop.multiProcessorCount;
+  double w4 = measure<false, 32>(sms, 1, 128), w8 = measure<false, 32>(sms, 1, 256);
   printf("{\"gpu\": \"%s\", \"sms\": %d, \"mma_sync_f16_f32acc_TFLOPs\": %.1f, "
-         "\"mma_sync_bf16_f32acc_TFLOPs\": %.1f}\n",
-         prop.name, prop.multiProcessorCount, f16, bf16);
+         "\"mma_sync_bf16_f32acc_TFLOPs\": %.1f, \"f16_1cta_w4_acc32\": %.1f, "
+         "\"f16_1cta_w8_acc32\": %.1f}\n",
+         prop.name, sms, f16, bf16, w4, w8);
   return 0;
 }

@@ -13,22 +13,9 @@
 // Build: nvcc -O3 -gencode=arch=compute_90,code=sm_90 mufu_ceiling.cu -o mufu_ceiling
 // Run:   ./mufu_ceiling            (prints one JSON line)
 #include <cuda_fp16.h>
-#include <cuda_runtime.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <vector>
+#include "ceiling_timing.h"
 
-#define CHECK(x)                                                              \
-  do {                                                                        \
-    cudaError_t e = (x);                                                      \
-    if (e != cudaSuccess) {                                                   \
-      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                      \
-              cudaGetErrorString(e));                                         \
-      exit(1);                                                                \
-    }                                                                         \
-  } while (0)
 
 constexpr int CHAINS = 8;
 
@@ -67,24 +54,9 @@ __global__ void loop(float *out, int iters) {
 template <Kind K>
 double rate(int sms, int iters, float *out, int results) {
   int blocks = sms * 8, threads = 256;
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  loop<K><<<blocks, threads>>>(out, iters); // warm-up
-  CHECK(cudaDeviceSynchronize());
-  std::vector<float> ms;
-  for (int r = 0; r < 7; ++r) {
-    CHECK(cudaEventRecord(start));
-    loop<K><<<blocks, threads>>>(out, iters);
-    CHECK(cudaEventRecord(stop));
-    CHECK(cudaEventSynchronize(stop));
-    float t;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  std::sort(ms.begin(), ms.end());
+  double median = medianLaunchMs([&] { loop<K><<<blocks, threads>>>(out, iters); }, 7);
   double ops = double(blocks) * threads * iters * CHAINS * results;
-  return ops / (ms[ms.size() / 2] * 1e-3);
+  return ops / (median * 1e-3);
 }
 
 int main() {

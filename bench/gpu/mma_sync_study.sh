@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# mma_sync_study.sh -- one device call that puts tk's mma.sync matmul (the
+# --mma=v2 path of issue 8) next to what the instruction allows and next to
+# Triton on the same instructions:
+#   1. mma_ceiling: mma.sync from registers (32 warps per SM, and one block
+#      of 4 or 8 warps per SM with 32 accumulators, a matmul's occupancy);
+#   2. mma_smem_ceiling: the ldmatrix + mma.sync loop of a 64x64 warp tile
+#      fed from swizzled shared memory, no global memory, with and without
+#      one barrier per BK = 64 stage;
+#   3. tk's mma.sync kernels (matmul_gpu.py: checked, then timed at 4096^3
+#      and 8192^3 next to cuBLAS);
+#   4. Triton 3.6's matmul_kernel with DISABLE_MMA_V3=1 (mma.sync) and by
+#      default (wgmma), the same configurations, timed with tk's timer and
+#      with do_bench;
+#   5. ncu (scheduler, warp states, pipes, shared memory) and SASS of tk's
+#      and Triton's mma.sync kernels of one configuration;
+#   6. correctness of the cubins in DIR/unaligned, if any (matmul_gpu.py
+#      --no-speed);
+#   7. cold compiles of examples/matmul.tk by DIR/bin/tkc and
+#      DIR/bin/tkc-before (xz-packed static tkc builds), if present.
+# Usage (GPU machine, repository root): bash bench/gpu/mma_sync_study.sh DIR
+# DIR is what bench/gpu/build_mma_sync_study.sh builds. Results: the JSON
+# files at the top of $OUT and every log in $OUT/study.tgz. STUDY_STEPS
+# picks steps (1,...,7), STUDY_CONFIGS the Triton configurations,
+# STUDY_PROFILE the one profiled in step 5.
+set -u
+DIR=$(cd "$1" && pwd)
+OUT=${OUT:-$PWD/study-out}
+LOG=$OUT/logs
+mkdir -p "$LOG"
+STEPS=${STUDY_STEPS:-1,2,3,4,5,6,7}
+want() { [[ ",$STEPS," == *",$1,"* ]]; }
+CONFIGS=${STUDY_CONFIGS:-128x128x32_w4_s3 128x256x64_w8_s3 128x128x64_w4_s4 128x256x64_w8_s4 256x128x64_w8_s3}
+PROFILE=${STUDY_PROFILE:-128x256x64_w8_s3}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv | tee "$LOG/machine.txt"
+date -u | tee -a "$LOG/machine.txt"
+python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" | tee -a "$LOG/machine.txt"
+cd bench/gpu
+step_1() {
+  "$DIR/mma_ceiling" | tee "$OUT/mma_ceiling.json"
+}
+step_2() {
+  "$DIR/mma_smem_ceiling" | tee "$OUT/mma_smem_ceiling.json"
+}
+step_3() {
+  PYTHONUNBUFFERED=1 timeout 150 python3 matmul_gpu.py "$DIR/matmul" "$LOG" --quick --only "${STUDY_ONLY:-_rr16$}" \
+    >"$LOG/matmul_gpu.log" 2>&1
+  tail -40 "$LOG/matmul_gpu.log"
+  cp "$LOG/matmul-subset.json" "$OUT/tk_mma_sync.json" 2>/dev/null
+}
+step_4() {
+  for size in ${STUDY_SIZES:-4096 8192}; do
+    # shellcheck disable=SC2086
+    DISABLE_MMA_V3=1 PYTHONUNBUFFERED=1 timeout 150 python3 triton_matmul_profile.py "$DIR/triton_ref.py" "$LOG" $size $CONFIGS
+    # Triton's default (wgmma) only at the sizes in STUDY_WGMMA_SIZES: the
+    # two timers side by side on the kernels issue 9 compares against.
+    [[ " ${STUDY_WGMMA_SIZES-4096} " == *" $size "* ]] && PYTHONUNBUFFERED=1 timeout 150 \
+      python3 triton_matmul_profile.py "$DIR/triton_ref.py" "$LOG" $size $CONFIGS
+  done
+  # (the JSON files come back inside study.tgz)
+}
+step_5() {
+  tk_cubin=$DIR/matmul/matmul_f16_plain_${PROFILE}_rr16.cubin
+  tr_cubin=$LOG/triton_matmul_${PROFILE}_v2.cubin
+  for c in "$tk_cubin" "$tr_cubin"; do
+    [ -f "$c" ] && cuobjdump --dump-sass "$c" >"$LOG/$(basename "$c" .cubin).sass" 2>&1
+  done
+  sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats"
+  # shellcheck disable=SC2086
+  timeout 100 ncu --clock-control none $sections -k regex:matmul --launch-skip 2 --launch-count 1 \
+    python3 matmul_profile.py "$tk_cubin" 4096 >"$LOG/ncu_tk.txt" 2>&1
+  cfg=${PROFILE//[xws_]/ }
+  # shellcheck disable=SC2086
+  DISABLE_MMA_V3=1 timeout 100 ncu --clock-control none $sections -k regex:matmul --launch-skip 2 --launch-count 1 \
+    python3 triton_matmul_profile.py "$DIR/triton_ref.py" "$LOG/ncu-triton" 4096 "$PROFILE" >"$LOG/ncu_triton.txt" 2>&1
+  grep -E "Issued Ipc|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Active Warps Per|Eligible Warps|Shared Memory|Bank|Stall|Registers Per|Duration|SM Busy|Executed Ipc" \
+    "$LOG/ncu_tk.txt" "$LOG/ncu_triton.txt" | head -80
+  for f in "$LOG"/*.sass; do
+    echo "$(basename "$f"): HMMA $(grep -c HMMA "$f") LDSM $(grep -c LDSM "$f") LDGSTS $(grep -c LDGSTS "$f") BAR $(grep -c 'BAR.SYNC' "$f") DEPBAR $(grep -c DEPBAR "$f")"
+  done
+}
+# 6. Extra correctness checks: every variant in DIR/unaligned (the
+#    unaligned and strided matmuls, whose PTX the SLSR limit changed).
+step_6() {
+  [ -d "$DIR/unaligned" ] || return 0
+  PYTHONUNBUFFERED=1 timeout 120 python3 matmul_gpu.py "$DIR/unaligned" "$LOG/unaligned" --quick --no-speed \
+    >"$LOG/unaligned.log" 2>&1
+  tail -5 "$LOG/unaligned.log"
+}
+# 7. Cold compiles of examples/matmul.tk to a cubin (fresh processes, as
+#    gpu-check's step 1), specialized as Triton's JIT would and with every
+#    stride a run-time value, by DIR/bin/tkc and by DIR/bin/tkc-before (the
+#    same tree without the SLSR limit), alternating, five of each.
+step_7() {
+  [ -f "$DIR/bin/tkc.xz" ] || return 0
+  for t in tkc tkc-before; do xz -dkf "$DIR/bin/$t.xz" && chmod +x "$DIR/bin/$t"; done
+  spec="--assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16 --assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1 --assume stride_am=16 --assume stride_bk=16 --assume stride_cm=16"
+  for i in 1 2 3 4 5; do
+    for t in tkc tkc-before; do
+      for kind in specialized unspecialized; do
+        flags=""; [ $kind = specialized ] && flags=$spec
+        t0=$EPOCHREALTIME
+        # shellcheck disable=SC2086
+        "$DIR/bin/$t" ../../examples/matmul.tk -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -D GROUP_M=8 \
+          -D LEAKY=0 $flags --emit=cubin -o /tmp/compile-$t.cubin || echo "compile FAILED: $t $kind"
+        echo "$t $kind $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN{printf "%.4f", b-a}')"
+      done
+    done
+  done | tee "$LOG/compile_times.txt" | awk '{k=$1" "$2; n[k]++; v[k]=v[k]" "$3} END{for (k in n) print "compile", k ":" v[k]}'
+  cp "$LOG/compile_times.txt" "$OUT/"
+}
+# The cheap and decisive steps first, so that a call cut short still
+# returns them.
+# The logs are packed after every step: a call cut off by its time limit
+# still brings back those of the steps it finished.
+for n in ${STUDY_ORDER:-1 2 3 6 7 4 5}; do
+  want "$n" || continue
+  "step_$n"
+  tar -czf "$OUT/study.tgz" -C "$LOG" .
+done
+ls -la "$OUT"

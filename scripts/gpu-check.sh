@@ -180,6 +180,12 @@ if want 4b && [ -x "$C/bin/mma_ceiling" ]; then
   "$C/bin/mma_ceiling" >"$OUT/mma_ceiling.json" 2>&1
   note "mma.sync ceiling: $(cat "$OUT/mma_ceiling.json")"
 fi
+# The same instruction fed from shared memory as a 64x64 warp tile must
+# feed it (ldmatrix, no global memory): what an mma.sync matmul can reach.
+if want 4b && [ -x "$C/bin/mma_smem_ceiling" ]; then
+  "$C/bin/mma_smem_ceiling" >"$OUT/mma_smem_ceiling.json" 2>&1
+  note "mma.sync fed by ldmatrix: $(cat "$OUT/mma_smem_ceiling.json")"
+fi
 # The exponentials an SM computes per clock (the attention softmax's MUFU).
 if want 4b && [ -x "$C/bin/mufu_ceiling" ]; then
   "$C/bin/mufu_ceiling" >"$OUT/mufu_ceiling.json" 2>&1

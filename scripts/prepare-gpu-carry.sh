@@ -36,6 +36,8 @@ if [ -x /usr/local/cuda/bin/nvcc ]; then
   /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 \
     bench/gpu/mma_ceiling.cu -o .carry/bin/mma_ceiling
   /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 \
+    bench/gpu/mma_smem_ceiling.cu -o .carry/bin/mma_smem_ceiling
+  /usr/local/cuda/bin/nvcc -O3 -gencode=arch=compute_90,code=sm_90 \
     bench/gpu/mufu_ceiling.cu -o .carry/bin/mufu_ceiling
 fi
 # Issue 12: the launch-time JIT as one shared library (LLVM/MLIR linked in

@@ -273,9 +273,9 @@ namespace {
 /// passes NVPTX's code generation runs) out of functions with more than
 /// kMaxSlsrCandidates integer multiplies and GEPs. Its cost grows faster
 /// than their number (perf puts it in ScalarEvolution::canReuseInstruction,
-/// which walks the ever longer chains it builds): measured here, 0.03 s at 294, 0.10 s at 529,
-/// 0.25 s at 904 (the unspecialized examples/matmul.tk, 45% of its whole
-/// compile) and 0.36 s at 1358. Functions that large are the ones whose
+/// which walks the ever longer chains it builds): measured here, 0.03 s at
+/// 294, 0.10 s at 529, 0.25 s at 904 (the unspecialized examples/matmul.tk,
+/// 45% of its whole compile) and 0.36 s at 1358. Functions that large are the ones whose
 /// addresses are computed per element (run-time strides, no vector
 /// accesses), where ptxas's own strength reduction is what counts; every
 /// benchmarked kernel (vectorized matmuls, attention) stays under the

@@ -93,10 +93,13 @@ step_6() {
 #    same tree without the SLSR limit), alternating, five of each.
 step_7() {
   [ -f "$DIR/bin/tkc.xz" ] || return 0
-  for t in tkc tkc-before; do xz -dkf "$DIR/bin/$t.xz" && chmod +x "$DIR/bin/$t"; done
+  local tools=()
+  for t in tkc tkc-before; do
+    [ -f "$DIR/bin/$t.xz" ] && xz -dkf "$DIR/bin/$t.xz" && chmod +x "$DIR/bin/$t" && tools+=("$t")
+  done
   spec="--assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16 --assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1 --assume stride_am=16 --assume stride_bk=16 --assume stride_cm=16"
   for i in 1 2 3 4 5; do
-    for t in tkc tkc-before; do
+    for t in "${tools[@]}"; do
       for kind in specialized unspecialized; do
         flags=""; [ $kind = specialized ] && flags=$spec
         t0=$EPOCHREALTIME
@@ -110,9 +113,8 @@ step_7() {
   cp "$LOG/compile_times.txt" "$OUT/"
 }
 # The cheap and decisive steps first, so that a call cut short still
-# returns them.
-# The logs are packed after every step: a call cut off by its time limit
-# still brings back those of the steps it finished.
+# returns them; the logs are packed after every step, so that a call cut
+# off by its time limit still brings back those of the steps it finished.
 for n in ${STUDY_ORDER:-1 2 3 6 7 4 5}; do
   want "$n" || continue
   "step_$n"

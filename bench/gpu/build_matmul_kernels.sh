@@ -14,20 +14,8 @@ set -euo pipefail
 TKC=$1; OUT=$2; shift 2
 SRC="$(cd "$(dirname "$0")/.." && pwd)/kernels/matmul_variants.tk"
 mkdir -p "$OUT"
-# Specializations, as Triton's JIT would pick them for the arguments:
-#   rr16: A and B row-major; M, N, K and leading strides multiples of 16;
-#         aligned pointers
-#   rr:   A and B row-major, nothing else known (unaligned shapes)
-#   cc:   A and B column-major, otherwise as rr16
-#   any:  nothing known (strided views, offset pointers)
-spec() {
-  case $1 in
-    rr16) echo "--assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16 --assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1 --assume stride_am=16 --assume stride_bk=16 --assume stride_cm=16" ;;
-    rr)   echo "--assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1" ;;
-    cc)   echo "--assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16 --assume stride_am=1 --assume stride_bk=1 --assume stride_cn=1 --assume stride_ak=16 --assume stride_bn=16 --assume stride_cm=16" ;;
-    any)  echo "" ;;
-  esac
-}
+# Specializations per operand layout (rr16, rr, cc, any): matmul_specs.sh.
+source "$(dirname "$0")/matmul_specs.sh"
 # variant KERNEL TAG BM BN BK WARPS STAGES LAYOUT [-D ...]   (mma.sync)
 # wgmma_variant KERNEL TAG ...                               (wgmma)
 count=0
@@ -36,7 +24,7 @@ variant() {
   local name="${kernel}_${tag}_${bm}x${bn}x${bk}_w${w}_s${s}_${layout}"
   # shellcheck disable=SC2046
   "$TKC" "$SRC" -k "$kernel" -D BLOCK_M=$bm -D BLOCK_N=$bn -D BLOCK_K=$bk \
-    --num-warps "$w" --num-stages "$s" $(spec "$layout") "$@" \
+    --num-warps "$w" --num-stages "$s" $(matmul_spec "$layout") "$@" \
     ${TK_MMA_FLAG---mma=v2} --emit=cubin -o "$OUT/$name.cubin" ${TK_EXTRA_FLAGS:-}
   count=$((count + 1))
 }
@@ -48,7 +36,7 @@ wgmma_variant() {
   local bm=$1 bn=$2 bk=$3 w=$4 s=$5 layout=$6; shift 6
   # shellcheck disable=SC2046
   "$TKC" "$SRC" -k "$kernel" -D BLOCK_M=$bm -D BLOCK_N=$bn -D BLOCK_K=$bk \
-    --num-warps "$w" --num-stages "$s" $(spec "$layout") "$@" \
+    --num-warps "$w" --num-stages "$s" $(matmul_spec "$layout") "$@" \
     --emit=ptx -o "$OUT/.check.ptx" ${TK_EXTRA_FLAGS:-}
   # (A file, not a pipe into grep -q: under pipefail, grep's early exit
   # would fail the pipeline with tkc's SIGPIPE.)

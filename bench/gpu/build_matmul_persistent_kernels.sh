@@ -11,12 +11,7 @@ set -euo pipefail
 TKC=$1; OUT=$2; SMS=${3:-132}
 SRC="$(cd "$(dirname "$0")/../.." && pwd)/examples/matmul_persistent.tk"
 mkdir -p "$OUT"
-spec() {
-  case $1 in
-    rr16) echo "--assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16 --assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1 --assume stride_am=16 --assume stride_bk=16 --assume stride_cm=16" ;;
-    rr)   echo "--assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1" ;;
-  esac
-}
+source "$(dirname "$0")/matmul_specs.sh"
 count=0
 # variant DTYPE FLATTEN BM BN BK WARPS STAGES LAYOUT
 variant() {
@@ -26,7 +21,7 @@ variant() {
   # shellcheck disable=SC2046
   "$TKC" "$SRC" -k matmul_persistent -D DTYPE=$dt -D FLATTEN=$flat -D NUM_SMS=$SMS \
     -D GROUP_M=8 -D BLOCK_M=$bm -D BLOCK_N=$bn -D BLOCK_K=$bk \
-    --num-warps "$w" --num-stages "$s" $(spec "$layout") \
+    --num-warps "$w" --num-stages "$s" $(matmul_spec "$layout") \
     --emit=cubin -o "$OUT/$name.cubin" ${TK_EXTRA_FLAGS:-}
   count=$((count + 1))
 }

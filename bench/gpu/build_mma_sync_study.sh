@@ -14,7 +14,8 @@ set -euo pipefail
 TKC=$1; DIR=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$DIR/matmul"
-spec="--assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16 --assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1 --assume stride_am=16 --assume stride_bk=16 --assume stride_cm=16"
+source "$HERE/matmul_specs.sh"
+spec=$(matmul_spec rr16)
 for cfg in ${STUDY_CONFIGS:-128x128x32_w4_s3 128x128x32_w4_s4 128x256x32_w8_s4 256x128x32_w8_s4 128x256x64_w8_s3 128x256x64_w8_s4 256x128x64_w8_s3 128x128x64_w4_s4}; do
   IFS='x_ws' read -r bm bn bk _ w _ s <<<"$cfg"
   for k in matmul_f16 matmul_bf16; do

@@ -13,7 +13,6 @@
 // Run:   ./mma_ceiling            (prints one JSON line)
 #include "ceiling_timing.h"
 
-
 template <bool BF16, int ACC>
 __global__ void mma_loop(float *out, unsigned seed, int iters) {
   unsigned a[4], b[2];

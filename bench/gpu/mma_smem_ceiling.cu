@@ -28,7 +28,6 @@
 
 #include "ceiling_timing.h"
 
-
 constexpr int BK = 64;      // halves per stage row: 128 bytes
 constexpr int STAGES = 2;
 

@@ -36,6 +36,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.g
 date -u | tee -a "$LOG/machine.txt"
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" | tee -a "$LOG/machine.txt"
 cd bench/gpu
+source matmul_specs.sh
 step_1() {
   "$DIR/mma_ceiling" | tee "$OUT/mma_ceiling.json"
 }
@@ -69,7 +70,6 @@ step_5() {
   # shellcheck disable=SC2086
   timeout 100 ncu --clock-control none $sections -k regex:matmul --launch-skip 2 --launch-count 1 \
     python3 matmul_profile.py "$tk_cubin" 4096 >"$LOG/ncu_tk.txt" 2>&1
-  cfg=${PROFILE//[xws_]/ }
   # shellcheck disable=SC2086
   DISABLE_MMA_V3=1 timeout 100 ncu --clock-control none $sections -k regex:matmul --launch-skip 2 --launch-count 1 \
     python3 triton_matmul_profile.py "$DIR/triton_ref.py" "$LOG/ncu-triton" 4096 "$PROFILE" >"$LOG/ncu_triton.txt" 2>&1
@@ -97,7 +97,7 @@ step_7() {
   for t in tkc tkc-before; do
     [ -f "$DIR/bin/$t.xz" ] && xz -dkf "$DIR/bin/$t.xz" && chmod +x "$DIR/bin/$t" && tools+=("$t")
   done
-  spec="--assume-aligned-pointers --assume M=16 --assume N=16 --assume K=16 --assume stride_ak=1 --assume stride_bn=1 --assume stride_cn=1 --assume stride_am=16 --assume stride_bk=16 --assume stride_cm=16"
+  spec=$(matmul_spec rr16)
   for i in 1 2 3 4 5; do
     for t in "${tools[@]}"; do
       for kind in specialized unspecialized; do

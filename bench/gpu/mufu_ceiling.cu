@@ -16,7 +16,6 @@
 
 #include "ceiling_timing.h"
 
-
 constexpr int CHAINS = 8;
 
 enum Kind { Ex2F32, Ex2F16x2, Ffma };

@@ -63,7 +63,7 @@ def main():
     a = torch.randn(size, size, device="cuda", dtype=torch.float16)
     b = torch.randn(size, size, device="cuda", dtype=torch.float16)
     c = torch.empty(size, size, device="cuda", dtype=torch.float16)
-    ref_c = (a.float() @ b.float())
+    ref_c = a.float() @ b.float()
     ref_norm = float(torch.linalg.norm(ref_c))
 
     def tflops(ms):

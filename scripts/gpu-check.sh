@@ -41,7 +41,8 @@ if want 1 && { "$C/bin/tkc" --version >/dev/null 2>&1 || "$C/bin/tkc" --help >/d
   # (row-major 4096^3 tensors: unit inner strides, the rest multiples of 16,
   # aligned pointers), so that both compile the same kernel;
   # matmul_unspecialized: every stride a run-time value.
-  spec="--assume-aligned-pointers,--assume,M=16,--assume,N=16,--assume,K=16,--assume,stride_ak=1,--assume,stride_bn=1,--assume,stride_cn=1,--assume,stride_am=16,--assume,stride_bk=16,--assume,stride_cm=16"
+  source bench/gpu/matmul_specs.sh
+  spec=$(matmul_spec rr16 | tr ' ' ',')
   for k in add:add.tk:BLOCK=1024: softmax:softmax.tk:BLOCK=1024: \
       matmul:matmul.tk:BLOCK_M=128,BLOCK_N=128,BLOCK_K=32,GROUP_M=8,LEAKY=0:$spec \
       matmul_unspecialized:matmul.tk:BLOCK_M=128,BLOCK_N=128,BLOCK_K=32,GROUP_M=8,LEAKY=0:; do

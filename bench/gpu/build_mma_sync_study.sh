@@ -9,7 +9,8 @@
 # Optional: UNALIGNED=1 also compiles build_matmul_kernels.sh's unaligned
 # and strided variants (layouts rr and any) into DIR/unaligned;
 # STATIC_TKC=PATH and STATIC_TKC_BEFORE=PATH pack two static tkc builds
-# into DIR/bin for the study's compile-time step.
+# into DIR/bin for the study's compile-time step; STATIC_TKRUN=PATH packs
+# a static tk-run beside them for step 8 (the TMA matmul of issue 9).
 set -euo pipefail
 TKC=$1; DIR=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -37,9 +38,9 @@ if [ "${UNALIGNED:-0}" = 1 ]; then
   cp "$tmp"/*_rr.* "$tmp"/*_any.* "$DIR/unaligned/"
   rm -rf "$tmp"
 fi
-for t in STATIC_TKC STATIC_TKC_BEFORE; do
+for t in STATIC_TKC STATIC_TKC_BEFORE STATIC_TKRUN; do
   [ -n "${!t:-}" ] || continue
-  name=tkc; [ $t = STATIC_TKC_BEFORE ] && name=tkc-before
+  case $t in STATIC_TKC) name=tkc ;; STATIC_TKC_BEFORE) name=tkc-before ;; *) name=tk-run ;; esac
   mkdir -p "$DIR/bin"
   strip -o "$DIR/bin/$name" "${!t}"
   xz -f -T2 -6 "$DIR/bin/$name"

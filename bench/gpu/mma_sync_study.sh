@@ -17,7 +17,10 @@
 #   6. correctness of the cubins in DIR/unaligned, if any (matmul_gpu.py
 #      --no-speed);
 #   7. cold compiles of examples/matmul.tk by DIR/bin/tkc and
-#      DIR/bin/tkc-before (xz-packed static tkc builds), if present.
+#      DIR/bin/tkc-before (xz-packed static tkc builds), if present;
+#   8. issue 9's TMA matmul (warp-specialized, persistent) next to cuBLAS,
+#      timed and under ncu, if DIR/bin/tk-run.xz is present (not in the
+#      default STUDY_STEPS: a call of its own, STUDY_STEPS=8).
 # Usage (GPU machine, repository root): bash bench/gpu/mma_sync_study.sh DIR
 # DIR is what bench/gpu/build_mma_sync_study.sh builds. Results: the JSON
 # files at the top of $OUT and every log in $OUT/study.tgz. STUDY_STEPS
@@ -112,10 +115,48 @@ step_7() {
   done | tee "$LOG/compile_times.txt" | awk '{k=$1" "$2; n[k]++; v[k]=v[k]" "$3} END{for (k in n) print "compile", k ":" v[k]}'
   cp "$LOG/compile_times.txt" "$OUT/"
 }
+# 8. Issue 9's Hopper matmul (TMA, wgmma, warp-specialized and
+#    persistent) next to cuBLAS in one call: matmul_tma_gpu.sh's timings
+#    twice for f16 and once for bf16 (4096^3 and 8192^3, 3 and 4 stages,
+#    cuBLAS timed by the same timer after each size), then ncu of the
+#    persistent warp-specialized kernel and of cuBLAS at f16 4096^3 with
+#    step 5's sections. Needs DIR/bin/tk-run.xz and tkc.xz (static builds;
+#    tk-run compiles the .tk there).
+step_8() {
+  [ -f "$DIR/bin/tk-run.xz" ] && [ -f "$DIR/bin/tkc.xz" ] || return 0
+  for t in tkc tk-run; do xz -dkf "$DIR/bin/$t.xz" && chmod +x "$DIR/bin/$t"; done
+  for run in f16-1 bf16 f16-2; do
+    DTYPE=${run%-*} VARIANTS="ws persistent-ws" SKIP_CHECKS=1 PYTHONUNBUFFERED=1 timeout 100 \
+      bash matmul_tma_gpu.sh "$DIR" "$LOG/tma-$run" >"$LOG/tma-$run.log" 2>&1
+    grep -E "TFLOP/s|FAIL" "$LOG/tma-$run.log" | sed "s/^/$run: /"
+  done
+  local d=$LOG/ncu-tma
+  mkdir -p "$d"
+  python3 - "$d" <<'PY'
+import sys, numpy as np, torch
+g = torch.Generator().manual_seed(4096 * 3)
+for name in "ab":
+    np.save(f"{sys.argv[1]}/{name}.npy", (torch.randn(4096, 4096, generator=g) / 8).half().numpy())
+PY
+  sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats"
+  # shellcheck disable=SC2086
+  timeout 100 ncu --clock-control none $sections -k regex:matmul --launch-skip 2 --launch-count 1 \
+    "$DIR/bin/tk-run" ../../examples/matmul_desc_persistent.tk -k matmul_desc_persistent \
+    -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D GROUP_M=8 -D NUM_SMS=132 -D WARP_SPECIALIZE=True \
+    --num-warps 8 --num-stages 3 --arch sm_90a --gpu --grid 132 --arg a_ptr="$d/a.npy" \
+    --arg b_ptr="$d/b.npy" --arg c_ptr=zeros:4096x4096 --arg M=4096 --arg N=4096 --arg K=4096 \
+    --bench 5 >"$LOG/ncu_tma_tk.txt" 2>&1
+  # shellcheck disable=SC2086
+  timeout 100 ncu --clock-control none $sections -k regex:'gemm|nvjet|xmma' --launch-skip 2 --launch-count 1 \
+    python3 -c "import torch; a = torch.randn(4096, 4096, device='cuda', dtype=torch.half); b = torch.randn_like(a); [a @ b for _ in range(5)]; torch.cuda.synchronize()" \
+    >"$LOG/ncu_tma_cublas.txt" 2>&1
+  grep -E "^  [a-z_0-9]+.*\(|Issued Ipc|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Active Warps Per|Eligible Warps|Shared Memory|Stall|Registers Per|Duration|SM Busy|Executed Ipc|L2 Cache Throughput|DRAM Throughput|Compute \(SM\)|Memory Throughput|SM Frequency|Block Size|Grid Size|Cluster" \
+    "$LOG/ncu_tma_tk.txt" "$LOG/ncu_tma_cublas.txt" | head -80
+}
 # The cheap and decisive steps first, so that a call cut short still
 # returns them; the logs are packed after every step, so that a call cut
 # off by its time limit still brings back those of the steps it finished.
-for n in ${STUDY_ORDER:-1 2 3 6 7 4 5}; do
+for n in ${STUDY_ORDER:-1 2 3 6 7 4 5 8}; do
   want "$n" || continue
   "step_$n"
   tar -czf "$OUT/study.tgz" -C "$LOG" .

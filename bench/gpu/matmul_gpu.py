@@ -265,7 +265,8 @@ def main():
     kernels = []
     load_errors = {}
     for path in sorted(glob.glob(os.path.join(kernel_dir, "*.cubin"))):
-        if only and not re.search(only, os.path.basename(path)):
+        # The variant's name, without ".cubin", so that "_rr16$" matches.
+        if only and not re.search(only, os.path.basename(path)[:-len(".cubin")]):
             continue
         try:
             kernels.append(Kernel(path))

@@ -24,7 +24,8 @@
 # the fused leaky ReLU at 4096^3 next to torch.matmul + leaky_relu.
 # SANITIZE=1 runs compute-sanitizer racecheck and synccheck on each
 # variant (1000x520x264, 3 stages). SKIP_CHECKS=1 skips the correctness
-# runs, SKIP_BENCH=1 the timings.
+# runs, SKIP_BENCH=1 the timings; BENCH_STAGES (default "3 4") picks the
+# stages timed, POINTER_ROWS=0 leaves out the pointer-based rows.
 # Usage: bench/gpu/matmul_tma_gpu.sh BUILD OUTDIR   (BUILD: a tk build
 # folder with bin/tk-run and bin/tkc; PYTHON names a python3 with torch)
 set -euo pipefail
@@ -172,9 +173,9 @@ PY
 }
 for size in 4096 8192; do
   inputs $size $size $size
-  for s in 3 4; do
+  for s in ${BENCH_STAGES:-3 4}; do
     for v in $VARIANTS; do bench_tma $v $s $size; done
-    [ $DTYPE = f16 ] || continue
+    [ $DTYPE = f16 ] && [ "${POINTER_ROWS:-1}" = 1 ] || continue
     config pointer
     echo -n "pointer ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
     "$TKRUN" "$ROOT/examples/matmul.tk" -k matmul "${CONFIG[@]}" --num-stages $s \

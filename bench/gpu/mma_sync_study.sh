@@ -118,7 +118,8 @@ step_7() {
 # 8. Issue 9's Hopper matmul (TMA, wgmma, warp-specialized and
 #    persistent) next to cuBLAS in one call: matmul_tma_gpu.sh's timings
 #    twice for f16 and once for bf16 (4096^3 and 8192^3, 3 and 4 stages,
-#    cuBLAS timed by the same timer after each size), then ncu of the
+#    cuBLAS timed by the same timer after each size; no pointer rows),
+#    then ncu of the
 #    persistent warp-specialized kernel and of cuBLAS at f16 4096^3 with
 #    step 5's sections. Needs DIR/bin/tk-run.xz and tkc.xz (static builds;
 #    tk-run compiles the .tk there).
@@ -126,7 +127,7 @@ step_8() {
   [ -f "$DIR/bin/tk-run.xz" ] && [ -f "$DIR/bin/tkc.xz" ] || return 0
   for t in tkc tk-run; do xz -dkf "$DIR/bin/$t.xz" && chmod +x "$DIR/bin/$t"; done
   for run in f16-1 bf16 f16-2; do
-    DTYPE=${run%-*} VARIANTS="ws persistent-ws" SKIP_CHECKS=1 PYTHONUNBUFFERED=1 timeout 100 \
+    DTYPE=${run%-*} VARIANTS="ws persistent-ws" SKIP_CHECKS=1 POINTER_ROWS=0 PYTHONUNBUFFERED=1 timeout 100 \
       bash matmul_tma_gpu.sh "$DIR" "$LOG/tma-$run" >"$LOG/tma-$run.log" 2>&1
     grep -E "TFLOP/s|FAIL" "$LOG/tma-$run.log" | sed "s/^/$run: /"
   done

@@ -40,7 +40,10 @@ def load_kernel(path):
     if not m:
         sys.exit(f"triton_matmul_profile: no matmul_kernel in {path}")
     scope = {"triton": triton, "tl": tl}
-    exec(compile(m.group(0), path, "exec"), scope)
+    # Blank lines in front keep the definition on its own line numbers:
+    # Triton's JIT reads the function's source back from `path` by them.
+    padding = "\n" * src.count("\n", 0, m.start())
+    exec(compile(padding + m.group(0), path, "exec"), scope)
     return scope["matmul_kernel"]
 
 

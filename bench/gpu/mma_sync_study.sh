@@ -40,6 +40,22 @@ date -u | tee -a "$LOG/machine.txt"
 python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)" | tee -a "$LOG/machine.txt"
 cd bench/gpu
 source matmul_specs.sh
+# ncu_report NAME CMD...: profiles CMD's kernel matching $NCU_KERNEL (its
+# third launch) with $sections plus per-instruction samples, into
+# $LOG/NAME.txt (details), NAME-raw.txt (every metric), NAME-source.csv
+# (SASS with stall samples); prints the largest stall reasons.
+ncu_report() {
+  local name=$1; shift
+  # shellcheck disable=SC2086
+  timeout 100 ncu --clock-control none $sections --section InstructionStats --section SourceCounters \
+    -k "regex:$NCU_KERNEL" --launch-skip 2 --launch-count 1 -f -o "$LOG/$name" "$@" >"$LOG/$name.log" 2>&1
+  ncu --import "$LOG/$name.ncu-rep" --page details >"$LOG/$name.txt" 2>&1
+  ncu --import "$LOG/$name.ncu-rep" --page raw >"$LOG/$name-raw.txt" 2>&1
+  ncu --import "$LOG/$name.ncu-rep" --page source --csv --print-source sass >"$LOG/$name-source.csv" 2>&1
+  rm -f "$LOG/$name.ncu-rep"
+  echo "$name: stalls per issued instruction, largest first:"
+  grep -E "issue_stalled_[a-z_]+_per_issue_active.ratio" "$LOG/$name-raw.txt" | awk '{print $NF, $1}' | sort -rn | head -9
+}
 step_1() {
   "$DIR/mma_ceiling" | tee "$OUT/mma_ceiling.json"
 }
@@ -70,12 +86,9 @@ step_5() {
     [ -f "$c" ] && cuobjdump --dump-sass "$c" >"$LOG/$(basename "$c" .cubin).sass" 2>&1
   done
   sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats"
-  # shellcheck disable=SC2086
-  timeout 100 ncu --clock-control none $sections -k regex:matmul --launch-skip 2 --launch-count 1 \
-    python3 matmul_profile.py "$tk_cubin" 4096 >"$LOG/ncu_tk.txt" 2>&1
-  # shellcheck disable=SC2086
-  DISABLE_MMA_V3=1 timeout 100 ncu --clock-control none $sections -k regex:matmul --launch-skip 2 --launch-count 1 \
-    python3 triton_matmul_profile.py "$DIR/triton_ref.py" "$LOG/ncu-triton" 4096 "$PROFILE" >"$LOG/ncu_triton.txt" 2>&1
+  NCU_KERNEL=matmul ncu_report ncu_tk python3 matmul_profile.py "$tk_cubin" 4096
+  DISABLE_MMA_V3=1 NCU_KERNEL=matmul ncu_report ncu_triton \
+    python3 triton_matmul_profile.py "$DIR/triton_ref.py" "$LOG/ncu-triton" 4096 "$PROFILE"
   grep -E "Issued Ipc|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Active Warps Per|Eligible Warps|Shared Memory|Bank|Stall|Registers Per|Duration|SM Busy|Executed Ipc" \
     "$LOG/ncu_tk.txt" "$LOG/ncu_triton.txt" | head -80
   for f in "$LOG"/*.sass; do
@@ -140,17 +153,14 @@ for name in "ab":
     np.save(f"{sys.argv[1]}/{name}.npy", (torch.randn(4096, 4096, generator=g) / 8).half().numpy())
 PY
   sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats"
-  # shellcheck disable=SC2086
-  timeout 100 ncu --clock-control none $sections -k regex:matmul --launch-skip 2 --launch-count 1 \
+  NCU_KERNEL=matmul ncu_report ncu_tma_tk \
     "$DIR/bin/tk-run" ../../examples/matmul_desc_persistent.tk -k matmul_desc_persistent \
     -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D GROUP_M=8 -D NUM_SMS=132 -D WARP_SPECIALIZE=True \
     --num-warps 8 --num-stages 3 --arch sm_90a --gpu --grid 132 --arg a_ptr="$d/a.npy" \
     --arg b_ptr="$d/b.npy" --arg c_ptr=zeros:4096x4096 --arg M=4096 --arg N=4096 --arg K=4096 \
-    --bench 5 >"$LOG/ncu_tma_tk.txt" 2>&1
-  # shellcheck disable=SC2086
-  timeout 100 ncu --clock-control none $sections -k regex:'gemm|nvjet|xmma' --launch-skip 2 --launch-count 1 \
-    python3 -c "import torch; a = torch.randn(4096, 4096, device='cuda', dtype=torch.half); b = torch.randn_like(a); [a @ b for _ in range(5)]; torch.cuda.synchronize()" \
-    >"$LOG/ncu_tma_cublas.txt" 2>&1
+    --bench 5
+  NCU_KERNEL='gemm|nvjet|xmma' ncu_report ncu_tma_cublas \
+    python3 -c "import torch; a = torch.randn(4096, 4096, device='cuda', dtype=torch.half); b = torch.randn_like(a); [a @ b for _ in range(5)]; torch.cuda.synchronize()"
   grep -E "^  [a-z_0-9]+.*\(|Issued Ipc|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Active Warps Per|Eligible Warps|Shared Memory|Stall|Registers Per|Duration|SM Busy|Executed Ipc|L2 Cache Throughput|DRAM Throughput|Compute \(SM\)|Memory Throughput|SM Frequency|Block Size|Grid Size|Cluster" \
     "$LOG/ncu_tma_tk.txt" "$LOG/ncu_tma_cublas.txt" | head -80
 }

@@ -48,6 +48,7 @@ ncu_report() {
   local name=$1; shift
   # shellcheck disable=SC2086
   timeout 100 ncu --clock-control none $sections --section InstructionStats --section SourceCounters \
+    --section MemoryWorkloadAnalysis_Tables \
     -k "regex:$NCU_KERNEL" --launch-skip 2 --launch-count 1 -f -o "$LOG/$name" "$@" >"$LOG/$name.log" 2>&1
   ncu --import "$LOG/$name.ncu-rep" --page details >"$LOG/$name.txt" 2>&1
   ncu --import "$LOG/$name.ncu-rep" --page raw >"$LOG/$name-raw.txt" 2>&1
@@ -55,6 +56,8 @@ ncu_report() {
   rm -f "$LOG/$name.ncu-rep"
   echo "$name: stalls per issued instruction, largest first:"
   grep -E "issue_stalled_[a-z_]+_per_issue_active.ratio" "$LOG/$name-raw.txt" | awk '{print $NF, $1}' | sort -rn | head -9
+  grep -E "smsp__cycles_active.avg |sm__cycles_elapsed.avg |pipe_tensor.*pct_of_peak_sustained_(active|elapsed) |data_bank_conflicts_pipe_lsu_mem_shared.*sum |data_pipe_lsu_wavefronts_mem_shared.*sum |sm__warps_active.avg.pct" \
+    "$LOG/$name-raw.txt" | head -14
 }
 step_1() {
   "$DIR/mma_ceiling" | tee "$OUT/mma_ceiling.json"

@@ -20,18 +20,22 @@
 #      DIR/bin/tkc-before (xz-packed static tkc builds), if present;
 #   8. issue 9's TMA matmul (warp-specialized, persistent) next to cuBLAS,
 #      timed and under ncu, if DIR/bin/tk-run.xz is present (not in the
-#      default STUDY_STEPS: a call of its own, STUDY_STEPS=8).
+#      default STUDY_STEPS: a call of its own, STUDY_STEPS=8);
+#   9. tkc --prefetch-before-copies against the defaults, timed
+#      alternately and under ncu (DIR/matmul-pbc).
 # Usage (GPU machine, repository root): bash bench/gpu/mma_sync_study.sh DIR
 # DIR is what bench/gpu/build_mma_sync_study.sh builds. Results: the JSON
 # files at the top of $OUT and every log in $OUT/study.tgz. STUDY_STEPS
-# picks steps (1,...,7), STUDY_CONFIGS the Triton configurations,
-# STUDY_PROFILE the one profiled in step 5.
+# picks steps (1,...,9; 8 only when named), STUDY_CONFIGS the Triton
+# configurations, STUDY_PROFILE the one profiled in steps 5 and 9.
 set -u
 DIR=$(cd "$1" && pwd)
 OUT=${OUT:-$PWD/study-out}
-LOG=$OUT/logs
+# Logs outside $OUT: a call brings back at most 8 files, and study.tgz
+# (packed after every step) must be one of them.
+LOG=${STUDY_LOG:-/tmp/study-logs}
 mkdir -p "$LOG"
-STEPS=${STUDY_STEPS:-1,2,3,4,5,6,7}
+STEPS=${STUDY_STEPS:-1,2,3,4,5,6,7,9}
 want() { [[ ",$STEPS," == *",$1,"* ]]; }
 CONFIGS=${STUDY_CONFIGS:-128x128x32_w4_s3 128x256x64_w8_s3 128x128x64_w4_s4 128x256x64_w8_s4 256x128x64_w8_s3}
 PROFILE=${STUDY_PROFILE:-128x256x64_w8_s3}
@@ -167,12 +171,33 @@ PY
   grep -E "^  [a-z_0-9]+.*\(|Issued Ipc|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Active Warps Per|Eligible Warps|Shared Memory|Stall|Registers Per|Duration|SM Busy|Executed Ipc|L2 Cache Throughput|DRAM Throughput|Compute \(SM\)|Memory Throughput|SM Frequency|Block Size|Grid Size|Cluster" \
     "$LOG/ncu_tma_tk.txt" "$LOG/ncu_tma_cublas.txt" | head -80
 }
+# 9. tkc --prefetch-before-copies (the next iteration's first k-slice
+#    loaded before the cp.async copies) against the defaults: DIR/matmul
+#    and DIR/matmul-pbc checked and timed alternately, twice, then ncu of
+#    the profiled configuration built both ways (the loop-head stall it
+#    removes is `short_scoreboard` on the first HMMA of the loop).
+step_9() {
+  [ -d "$DIR/matmul-pbc" ] || return 0
+  for round in 1 2; do
+    for d in matmul matmul-pbc; do
+      PYTHONUNBUFFERED=1 timeout 100 python3 matmul_gpu.py "$DIR/$d" "$LOG/pbc-$d-$round" --quick \
+        --only "${STUDY_ONLY:-_rr16$}" >"$LOG/pbc-$d-$round.log" 2>&1
+      grep -E "correctness|TFLOP" "$LOG/pbc-$d-$round.log" | sed "s/^/$d $round: /"
+    done
+  done
+  sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats"
+  for d in matmul matmul-pbc; do
+    NCU_KERNEL=matmul ncu_report "ncu_$d" python3 matmul_profile.py "$DIR/$d/matmul_f16_plain_${PROFILE}_rr16.cubin" 4096
+    cuobjdump --dump-sass "$DIR/$d/matmul_f16_plain_${PROFILE}_rr16.cubin" >"$LOG/$d-$PROFILE.sass" 2>&1
+  done
+}
 # The cheap and decisive steps first, so that a call cut short still
 # returns them; the logs are packed after every step, so that a call cut
 # off by its time limit still brings back those of the steps it finished.
-for n in ${STUDY_ORDER:-1 2 3 6 7 4 5 8}; do
+for n in ${STUDY_ORDER:-9 1 2 3 6 7 4 5 8}; do
   want "$n" || continue
   "step_$n"
-  tar -czf "$OUT/study.tgz" -C "$LOG" .
+  # (without the .npy inputs of step 8: hundreds of MB that cannot come back)
+  tar -czf "$OUT/study.tgz" --exclude='*.npy' -C "$LOG" .
 done
 ls -la "$OUT"

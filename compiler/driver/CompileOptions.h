@@ -67,6 +67,10 @@ struct CompileOptions {
   /// --no-pingpong: false leaves two consumer warp groups unscheduled
   /// (tkgpu-pingpong), to measure what the schedule gives.
   bool pingPong = true;
+  /// --prefetch-before-copies: tkgpu-prefetch loads the next iteration's
+  /// first k-slice before the cp.async copies (docs/pipeline.md,
+  /// tkgpu-prefetch).
+  bool prefetchBeforeCopies = false;
   /// Where a loop-invariant wgmma A operand (Q of attention) is loaded
   /// into registers before its loop (tkgpu-invariant-operands-in-registers):
   /// --invariant-a-in-registers Always, --no-invariant-a-in-registers

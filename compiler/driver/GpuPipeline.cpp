@@ -46,7 +46,9 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pipelineOptions.numStages = numStages;
   pm.addPass(mlir::tkgpu::createTkgpuPipeline(pipelineOptions));
   // After the pipeliner (its loop form is what the early load needs).
-  pm.addPass(mlir::tkgpu::createTkgpuPrefetch());
+  mlir::tkgpu::TkgpuPrefetchOptions prefetchOptions;
+  prefetchOptions.beforeCopies = switches.prefetchBeforeCopies;
+  pm.addPass(mlir::tkgpu::createTkgpuPrefetch(prefetchOptions));
   // After the pipeliner and warp specialization: the loops as they run.
   if (invariantA != InvariantARegisters::Never) {
     mlir::tkgpu::TkgpuInvariantOperandsInRegistersOptions invariantOptions;

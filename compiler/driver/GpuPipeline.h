@@ -24,6 +24,8 @@ struct TkgpuPipelineSwitches {
   unsigned mmaVersion = 0;
   /// false leaves out tkgpu-pingpong (tkc --no-pingpong).
   bool pingPong = true;
+  /// tkgpu-prefetch's before-copies (tkc --prefetch-before-copies).
+  bool prefetchBeforeCopies = false;
   /// Where tkgpu-invariant-operands-in-registers loads (tkc
   /// --invariant-a-in-registers / --no-invariant-a-in-registers).
   InvariantARegisters invariantA = InvariantARegisters::Automatic;

@@ -77,6 +77,8 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
                                  TkgpuPipelineSwitches switches;
                                  switches.mmaVersion = options.mmaVersion;
                                  switches.pingPong = options.pingPong;
+                                 switches.prefetchBeforeCopies =
+                                     options.prefetchBeforeCopies;
                                  switches.invariantA = options.invariantA;
                                  buildTkgpuPipeline(pm, numWarps, numStages,
                                                     options.arch, switches);

@@ -82,6 +82,13 @@ static cl::opt<bool> noPingPong(
     cl::desc("Leave two consumer warp groups of a warp-specialized loop "
              "unscheduled (no FA3 ping-pong turns; for measurements)"),
     cl::cat(tkcCategory));
+static cl::opt<bool> prefetchBeforeCopies(
+    "prefetch-before-copies",
+    cl::desc("mma.sync loops: load the next iteration's first k-slice "
+             "right after the cp.async wait, before the copies into the "
+             "slot just consumed, so that its ldmatrix overlaps the last "
+             "mma.sync (ptxas keeps an ldmatrix below a cp.async)"),
+    cl::cat(tkcCategory));
 static cl::opt<bool> invariantAInRegisters(
     "invariant-a-in-registers",
     cl::desc("Load every loop-invariant wgmma A operand (attention's Q) "
@@ -332,6 +339,7 @@ int main(int argc, char **argv) {
     options.mmaVersion = 2;
   }
   options.pingPong = !noPingPong;
+  options.prefetchBeforeCopies = prefetchBeforeCopies;
   if (invariantAInRegisters && noInvariantAInRegisters)
     return fail("--invariant-a-in-registers and "
                 "--no-invariant-a-in-registers contradict each other");

@@ -16,7 +16,14 @@
 //   - calls: a write of everything.
 // The bytes of a memdesc come from getMemDescInterval (the allocation's
 // attributes; a dynamic memdesc_index designates the whole multi-buffer);
-// an unknown interval counts as all of shared memory.
+// an unknown interval counts as all of shared memory. An access of a slot
+// (memdesc_index with a dynamic index) also keeps its buffer and index:
+// two slots of one buffer whose indices provably differ
+// (compiler/analysis/SlotIndex.h: %s and the pipeliner's advance of %s) do
+// not conflict. That lets tkgpu-prefetch read the next stage's slot before
+// the copies into the current one are issued with no barrier between them.
+// An index names one slot only within one iteration, so the slots are
+// forgotten on the state that flows around a loop's back edge.
 // async_commit_group touches nothing; async_wait completes the thread's
 // outstanding copies, whose writes count from there on as a pending write
 // of all shared memory, so that the next read waits for every thread's
@@ -102,6 +109,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/Allocation.h"
+#include "compiler/analysis/SlotIndex.h"
 #include "compiler/transforms/gpu/Passes.h"
 #include "dialects/tkgpu/TkgpuTmaOps.h"
 
@@ -130,8 +138,29 @@ namespace {
 constexpr SharedInterval kAllSharedMemory{
     0, std::numeric_limits<int64_t>::max()};
 
-/// One access: bytes [start, end), and whether it writes.
-using Access = std::tuple<int64_t, int64_t, bool>;
+/// One access: bytes [start, end), whether it writes, and, for a slot of
+/// a multi-buffer at a dynamic index, the buffer and the index (null
+/// otherwise): two slots that SlotIndex.h proves different do not conflict
+/// although their intervals (the whole multi-buffer) overlap.
+struct Access {
+  int64_t start;
+  int64_t end;
+  bool isWrite;
+  Value slotBuffer = {};
+  Value slotIndex = {};
+  int64_t numSlots = 0;
+
+  auto key() const {
+    return std::make_tuple(start, end, isWrite,
+                           slotBuffer.getAsOpaquePointer(),
+                           slotIndex.getAsOpaquePointer(), numSlots);
+  }
+  bool operator<(const Access &other) const { return key() < other.key(); }
+  bool operator==(const Access &other) const { return key() == other.key(); }
+
+  /// The same access with its slot forgotten.
+  Access withoutSlot() const { return {start, end, isWrite}; }
+};
 using Pending = std::set<Access>;
 
 /// Wgmma groups in flight tracked separately; older ones are merged.
@@ -155,15 +184,37 @@ struct State {
 };
 
 bool conflicts(const Access &a, const Access &b) {
-  auto [aStart, aEnd, aWrite] = a;
-  auto [bStart, bEnd, bWrite] = b;
-  return (aWrite || bWrite) &&
-         SharedInterval{aStart, aEnd}.overlaps({bStart, bEnd});
+  if (!(a.isWrite || b.isWrite) ||
+      !SharedInterval{a.start, a.end}.overlaps({b.start, b.end}))
+    return false;
+  return !(a.slotBuffer && b.slotBuffer &&
+           areDistinctSlots(SlotRef{a.slotBuffer, a.slotIndex, a.numSlots},
+                            SlotRef{b.slotBuffer, b.slotIndex, b.numSlots}));
 }
 
 Access makeAccess(std::optional<SharedInterval> interval, bool isWrite) {
   SharedInterval bytes = interval.value_or(kAllSharedMemory);
   return {bytes.start, bytes.end, isWrite};
+}
+
+/// The access of `memdesc`'s bytes, with its slot when it is one.
+Access makeAccess(Value memdesc, bool isWrite) {
+  Access access = makeAccess(getMemDescInterval(memdesc), isWrite);
+  if (std::optional<SlotRef> slot = getSlotRef(memdesc)) {
+    access.slotBuffer = slot->buffer;
+    access.slotIndex = slot->index;
+    access.numSlots = slot->numSlots;
+  }
+  return access;
+}
+
+/// `set` with every slot forgotten: what flows around a loop's back edge,
+/// where an index value of one iteration names another slot in the next.
+Pending withoutSlots(const Pending &set) {
+  Pending result;
+  for (const Access &access : set)
+    result.insert(access.withoutSlot());
+  return result;
 }
 
 /// Whether `op` accesses shared memory through the async proxy (TMA).
@@ -227,13 +278,13 @@ SmallVector<Access> getAccesses(Operation *op) {
     if (!isWrite && !isa<MemoryEffects::Read>(effect.getEffect()))
       continue;
     if (Value value = effect.getValue()) {
-      accesses.push_back(makeAccess(getMemDescInterval(value), isWrite));
+      accesses.push_back(makeAccess(value, isWrite));
       continue;
     }
     bool any = false;
     for (Value operand : op->getOperands())
       if (isa<MemDescType>(operand.getType())) {
-        accesses.push_back(makeAccess(getMemDescInterval(operand), isWrite));
+        accesses.push_back(makeAccess(operand, isWrite));
         any = true;
       }
     if (!any)
@@ -258,6 +309,16 @@ State join(State a, const State &b) {
   for (size_t i = 0; i < b.inFlight.size(); ++i)
     a.inFlight[i] = join(std::move(a.inFlight[i]), b.inFlight[i]);
   return a;
+}
+
+/// `state` as it flows around a back edge (withoutSlots on every set).
+State withoutSlots(State state) {
+  state.pending = withoutSlots(state.pending);
+  for (Pending &group : state.inFlight)
+    group = withoutSlots(group);
+  state.unfenced = withoutSlots(state.unfenced);
+  state.storesInFlight = withoutSlots(state.storesInFlight);
+  return state;
 }
 
 bool conflictsWithAny(ArrayRef<Access> accesses, const Pending &set) {
@@ -374,7 +435,7 @@ private:
     }
     if (!isTmaCopy(op) && !isMBarrierOp(op))
       for (const Access &access : accesses)
-        if (std::get<2>(access))
+        if (access.isWrite)
           state.unfenced.insert(access);
     auto dot = dyn_cast<WarpGroupDotOp>(op);
     if (dot && dot.getIsAsync()) {
@@ -410,7 +471,8 @@ private:
     State entry = std::move(in);
     bool wasCounting = std::exchange(counting, false);
     while (true) {
-      State next = join(entry, transferBlock(body, entry, false));
+      State next =
+          join(entry, withoutSlots(transferBlock(body, entry, false)));
       if (next == entry)
         break;
       entry = std::move(next);
@@ -481,7 +543,7 @@ private:
     while (true) {
       State afterOut =
           transferBlock(after, transferBlock(before, entry, false), false);
-      State next = join(entry, afterOut);
+      State next = join(entry, withoutSlots(std::move(afterOut)));
       if (next == entry)
         break;
       entry = std::move(next);

@@ -155,8 +155,16 @@ def TkgpuPrefetch : Pass<"tkgpu-prefetch", "::mlir::ModuleOp"> {
     memdesc_index of a multi-buffer by an iter_arg (tkgpu-pipeline's form),
     and when nothing before the load in the body writes memory, the first
     slice is loaded before the loop and at the end of each iteration for
-    the next, carried as an iter_arg.
+    the next, carried as an iter_arg. With `before-copies`, that load is
+    issued right after the body's last async_wait, ahead of the copies
+    into the slot the iteration consumed (when the slots provably differ),
+    so that ptxas can overlap it with the last slice's mma.sync.
   }];
+  let options = [
+    Option<"beforeCopies", "before-copies", "bool", /*default=*/"false",
+           "Load the next iteration's first slice right after the last "
+           "async_wait, before the cp.async copies into another slot">,
+  ];
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
                            "::mlir::scf::SCFDialect"];
 }

@@ -52,6 +52,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/transforms/gpu/Passes.h"
 #include "compiler/analysis/ScratchSize.h"
+#include "compiler/analysis/SlotIndex.h"
 #include "dialects/tk/TkDialect.h"
 #include "dialects/tkgpu/TkgpuDialect.h"
 
@@ -61,6 +62,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_TKGPUPREFETCH
@@ -226,21 +228,97 @@ Value emitLoad(OpBuilder &b, Prefetch prefetch, Value slot) {
   return b.clone(*prefetch.load, map)->getResult(0);
 }
 
-void prefetchLoop(scf::ForOp loop, MutableArrayRef<Prefetch> prefetches) {
+/// Whether `op`, between the body's last async_wait and the end of the
+/// body, leaves the slots `loads` read untouched: it writes nothing, or it
+/// closes a group of copies, or it is a cp.async into another allocation
+/// (both live, so disjoint) or into a slot of the same one that provably
+/// differs from the load's.
+bool leavesSlotsAlone(Operation *op, ArrayRef<LocalLoadOp> loads) {
+  if (isa<AsyncCommitGroupOp>(op) || !mayWrite(op))
+    return true;
+  auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op);
+  std::optional<SlotRef> written =
+      copy ? getSlotRef(copy.getBuffer()) : std::nullopt;
+  if (!written || !written->buffer.getDefiningOp<LocalAllocOp>())
+    return false;
+  return llvm::all_of(loads, [&](LocalLoadOp load) {
+    std::optional<SlotRef> read = getSlotRef(load.getBuffer());
+    if (!read || !read->buffer.getDefiningOp<LocalAllocOp>())
+      return false;
+    return read->buffer != written->buffer ||
+           areDistinctSlots(*read, *written);
+  });
+}
+
+/// Moves the first-slice loads of the next iteration (`loads`, emitted at
+/// the end of `loop`'s body with their memdesc_index and slot arithmetic)
+/// up to right after the body's last async_wait, when every op between
+/// leaves their slots alone. At the end they follow the pipeliner's
+/// cp.async copies, and ptxas does not move an ldmatrix above a write of
+/// shared memory, so their latency fell on the first mma of the next
+/// iteration (ncu: the largest single stall of the mma.sync matmul).
+/// Issued before the copies, they overlap the last k-slice's mma.sync,
+/// which ptxas schedules below the iteration's barrier. The loads read the
+/// next slot while the copies fill the current one; tkgpu-membar tells the
+/// two apart (SlotIndex.h), so the iteration keeps one barrier.
+void hoistBelowWait(scf::ForOp loop, ArrayRef<LocalLoadOp> loads) {
+  Block *body = loop.getBody();
+  AsyncWaitOp wait;
+  for (Operation &op : *body)
+    if (auto w = dyn_cast<AsyncWaitOp>(op))
+      wait = w;
+  if (!wait || loads.empty())
+    return;
+  // What moves: the loads and everything after the wait they are computed
+  // from (their memdesc_index and the next slot's arithmetic), pure.
+  llvm::SetVector<Operation *> moving;
+  SmallVector<Operation *> work;
+  for (LocalLoadOp load : loads)
+    work.push_back(load);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (op->getBlock() != body || op->isBeforeInBlock(wait) ||
+        !moving.insert(op))
+      continue;
+    if (!isa<LocalLoadOp>(op) && (!isPure(op) || op->getNumRegions() != 0))
+      return;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        work.push_back(def);
+  }
+  for (Operation *op = wait->getNextNode(); op != body->getTerminator();
+       op = op->getNextNode())
+    if (!moving.contains(op) && !leavesSlotsAlone(op, loads))
+      return;
+  SmallVector<Operation *> ordered(moving.begin(), moving.end());
+  llvm::sort(ordered,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  Operation *after = wait;
+  for (Operation *op : ordered) {
+    op->moveAfter(after);
+    after = op;
+  }
+}
+
+void prefetchLoop(scf::ForOp loop, MutableArrayRef<Prefetch> prefetches,
+                  bool beforeCopies) {
   IRRewriter rewriter(loop);
   SmallVector<Value> inits;
   for (Prefetch &prefetch : prefetches)
     inits.push_back(emitLoad(rewriter, prefetch,
                              loop.getTiedLoopInit(prefetch.slot)->get()));
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  SmallVector<LocalLoadOp> nextLoads;
   FailureOr<LoopLikeOpInterface> replaced = loop.replaceWithAdditionalYields(
       rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &b, Location, ArrayRef<BlockArgument>) {
         SmallVector<Value> next;
-        for (Prefetch &prefetch : prefetches)
+        for (Prefetch &prefetch : prefetches) {
           next.push_back(emitLoad(
               b, prefetch,
               yield.getOperand(prefetch.slot.getArgNumber() - 1)));
+          nextLoads.push_back(next.back().getDefiningOp<LocalLoadOp>());
+        }
         return next;
       });
   if (failed(replaced))
@@ -254,6 +332,8 @@ void prefetchLoop(scf::ForOp loop, MutableArrayRef<Prefetch> prefetches) {
     if (prefetch.tile->use_empty())
       prefetch.tile.erase();
   }
+  if (beforeCopies)
+    hoistBelowWait(newLoop, nextLoads);
 }
 
 struct PrefetchPass : public tkgpu::impl::TkgpuPrefetchBase<PrefetchPass> {
@@ -277,7 +357,7 @@ struct PrefetchPass : public tkgpu::impl::TkgpuPrefetchBase<PrefetchPass> {
           loops[loop].push_back(*prefetch);
     }
     for (auto &[loop, prefetches] : loops)
-      prefetchLoop(loop, prefetches);
+      prefetchLoop(loop, prefetches, beforeCopies);
   }
 };
 

@@ -1,4 +1,5 @@
 // RUN: tk-opt %s -split-input-file -tkgpu-prefetch | FileCheck %s
+// RUN: tk-opt %s -split-input-file -tkgpu-prefetch=before-copies=true | FileCheck %s --check-prefix=COPIES
 // tkgpu-prefetch: mma dots over whole-tile local_loads become chains over
 // k-slices of one instruction's K (window loads); in tkgpu-pipeline's loop
 // form the first slice is loaded a loop iteration ahead.
@@ -66,6 +67,106 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     tkgpu.async_wait 0
     tkgpu.local_dealloc %bufA : !tkgpu.memdesc<3x64x64xf16, #sh3>
     tkgpu.local_dealloc %bufB : !tkgpu.memdesc<3x64x64xf16, #sh3>
+    return %r#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+// With the pipeliner's copies after the wait (slot %slot refilled while
+// slot %next is read next), before-copies loads the next iteration's first
+// slices right after the wait, ahead of the copies: ptxas does not move an
+// ldmatrix above a cp.async, and there the loads overlap the last slice's
+// mma. By default they stay at the end of the body. The copy of the second
+// case writes slot %next itself, so its loads stay at the end either way.
+// CHECK-LABEL: func.func @before_copies(
+// CHECK: tkgpu.async_wait 1
+// CHECK: tkgpu.async_commit_group
+// CHECK: tkgpu.local_load {{.*}} at [0, 0]
+// CHECK: tkgpu.local_load {{.*}} at [0, 0]
+// CHECK-NEXT: scf.yield
+// COPIES-LABEL: func.func @before_copies(
+// COPIES: scf.for
+// COPIES: tk.dot
+// COPIES: tk.dot
+// COPIES-NEXT: tkgpu.async_wait 1
+// COPIES: %[[NEXT:.*]] = arith.select
+// COPIES-NEXT: tkgpu.memdesc_index %{{.*}}[%[[NEXT]]]
+// COPIES-NEXT: tkgpu.local_load {{.*}} at [0, 0]
+// COPIES-NEXT: tkgpu.memdesc_index %{{.*}}[%[[NEXT]]]
+// COPIES-NEXT: tkgpu.local_load {{.*}} at [0, 0]
+// COPIES-NEXT: tkgpu.memdesc_index
+// COPIES-NEXT: tkgpu.async_copy_global_to_local
+// COPIES-NEXT: tkgpu.memdesc_index
+// COPIES-NEXT: tkgpu.async_copy_global_to_local
+// COPIES-NEXT: tkgpu.async_commit_group
+// COPIES-NEXT: scf.yield
+// COPIES-LABEL: func.func @same_slot(
+// COPIES: tkgpu.async_wait 1
+// COPIES: tkgpu.async_copy_global_to_local
+// COPIES-NEXT: tkgpu.async_commit_group
+// COPIES: tkgpu.local_load {{.*}} at [0, 0]
+// COPIES: tkgpu.local_load {{.*}} at [0, 0]
+// COPIES-NEXT: scf.yield
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dA = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dB = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#bl = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#sh3 = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @before_copies(%n: i32, %pa: tensor<64x32x!tk.ptr<f16>, #bl>, %pb: tensor<32x64x!tk.ptr<f16>, #bl>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c3 = arith.constant 3 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %bufA = tkgpu.local_alloc !tkgpu.memdesc<3x64x32xf16, #sh3>
+    %bufB = tkgpu.local_alloc !tkgpu.memdesc<3x32x64xf16, #sh3>
+    tkgpu.async_wait 1
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %slot = %c0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+      %tA = tkgpu.memdesc_index %bufA[%slot] : !tkgpu.memdesc<3x64x32xf16, #sh3> -> !tkgpu.memdesc<64x32xf16, #sh>
+      %tB = tkgpu.memdesc_index %bufB[%slot] : !tkgpu.memdesc<3x32x64xf16, #sh3> -> !tkgpu.memdesc<32x64xf16, #sh>
+      %a = tkgpu.local_load %tA : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #dA>
+      %b = tkgpu.local_load %tB : !tkgpu.memdesc<32x64xf16, #sh> -> tensor<32x64xf16, #dB>
+      %d = tk.dot %a, %b, %acc : tensor<64x32xf16, #dA> * tensor<32x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      tkgpu.async_wait 1
+      %fA = tkgpu.memdesc_index %bufA[%slot] : !tkgpu.memdesc<3x64x32xf16, #sh3> -> !tkgpu.memdesc<64x32xf16, #sh>
+      tkgpu.async_copy_global_to_local %pa, %fA : tensor<64x32x!tk.ptr<f16>, #bl> -> !tkgpu.memdesc<64x32xf16, #sh>
+      %fB = tkgpu.memdesc_index %bufB[%slot] : !tkgpu.memdesc<3x32x64xf16, #sh3> -> !tkgpu.memdesc<32x64xf16, #sh>
+      tkgpu.async_copy_global_to_local %pb, %fB : tensor<32x64x!tk.ptr<f16>, #bl> -> !tkgpu.memdesc<32x64xf16, #sh>
+      tkgpu.async_commit_group
+      %s1 = arith.addi %slot, %c1 : i32
+      %w = arith.cmpi eq, %s1, %c3 : i32
+      %next = arith.select %w, %c0, %s1 : i32
+      scf.yield %d, %next : tensor<64x64xf32, #mma>, i32
+    }
+    tkgpu.async_wait 0
+    return %r#0 : tensor<64x64xf32, #mma>
+  }
+  func.func @same_slot(%n: i32, %pa: tensor<64x32x!tk.ptr<f16>, #bl>) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c3 = arith.constant 3 : i32
+    %acc0 = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %bufA = tkgpu.local_alloc !tkgpu.memdesc<3x64x32xf16, #sh3>
+    %bufB = tkgpu.local_alloc !tkgpu.memdesc<3x32x64xf16, #sh3>
+    tkgpu.async_wait 1
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %slot = %c0) -> (tensor<64x64xf32, #mma>, i32) : i32 {
+      %tA = tkgpu.memdesc_index %bufA[%slot] : !tkgpu.memdesc<3x64x32xf16, #sh3> -> !tkgpu.memdesc<64x32xf16, #sh>
+      %tB = tkgpu.memdesc_index %bufB[%slot] : !tkgpu.memdesc<3x32x64xf16, #sh3> -> !tkgpu.memdesc<32x64xf16, #sh>
+      %a = tkgpu.local_load %tA : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #dA>
+      %b = tkgpu.local_load %tB : !tkgpu.memdesc<32x64xf16, #sh> -> tensor<32x64xf16, #dB>
+      %d = tk.dot %a, %b, %acc : tensor<64x32xf16, #dA> * tensor<32x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      tkgpu.async_wait 1
+      %s1 = arith.addi %slot, %c1 : i32
+      %w = arith.cmpi eq, %s1, %c3 : i32
+      %next = arith.select %w, %c0, %s1 : i32
+      %fA = tkgpu.memdesc_index %bufA[%next] : !tkgpu.memdesc<3x64x32xf16, #sh3> -> !tkgpu.memdesc<64x32xf16, #sh>
+      tkgpu.async_copy_global_to_local %pa, %fA : tensor<64x32x!tk.ptr<f16>, #bl> -> !tkgpu.memdesc<64x32xf16, #sh>
+      tkgpu.async_commit_group
+      scf.yield %d, %next : tensor<64x64xf32, #mma>, i32
+    }
+    tkgpu.async_wait 0
     return %r#0 : tensor<64x64xf32, #mma>
   }
 }

@@ -34,7 +34,7 @@ OUT=${OUT:-$PWD/study-out}
 # Logs outside $OUT: a call brings back at most 8 files, and study.tgz
 # (packed after every step) must be one of them.
 LOG=${STUDY_LOG:-/tmp/study-logs}
-mkdir -p "$LOG"
+mkdir -p "$OUT" "$LOG"
 STEPS=${STUDY_STEPS:-1,2,3,4,5,6,7,9}
 want() { [[ ",$STEPS," == *",$1,"* ]]; }
 CONFIGS=${STUDY_CONFIGS:-128x128x32_w4_s3 128x256x64_w8_s3 128x128x64_w4_s4 128x256x64_w8_s4 256x128x64_w8_s3}

@@ -17,9 +17,13 @@
 # 11.8 predates could print differently. What runs on the GPU is still
 # what cuobjdump there says: compare with it when a device call comes.
 #
-# Usage: scripts/local-sass.sh kernel.cubin > kernel.sass
+# Usage: scripts/local-sass.sh [NVDISASM-OPTION...] kernel.cubin > kernel.sass
+# (e.g. -hex adds each instruction's encoding, whose high word holds the
+# control codes: stall cycles, yield, scoreboards)
 set -euo pipefail
-[ $# -ge 1 ] || { echo "usage: $0 CUBIN..." >&2; exit 1; }
+flags=(-c)
+while [ $# -gt 0 ] && [[ $1 == -* ]]; do flags+=("$1"); shift; done
+[ $# -ge 1 ] || { echo "usage: $0 [NVDISASM-OPTION...] CUBIN..." >&2; exit 1; }
 TOOLS=${TK_SASS_TOOLS:-$HOME/.cache/tk-sass}
 NVDISASM=$TOOLS/usr/bin/nvdisasm
 if [ ! -x "$NVDISASM" ]; then
@@ -50,5 +54,5 @@ for cubin in "$@"; do
   printf '\x33\x07' | dd of="$copy" bs=1 seek=7 conv=notrunc status=none
   printf '\x76\x00\x00\x00' | dd of="$copy" bs=1 seek=20 conv=notrunc status=none
   printf '\x5a\x05\x5a\x00' | dd of="$copy" bs=1 seek=48 conv=notrunc status=none
-  "$NVDISASM" -c "$copy"
+  "$NVDISASM" "${flags[@]}" "$copy"
 done

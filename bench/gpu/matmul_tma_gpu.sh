@@ -25,7 +25,11 @@
 # SANITIZE=1 runs compute-sanitizer racecheck and synccheck on each
 # variant (1000x520x264, 3 stages). SKIP_CHECKS=1 skips the correctness
 # runs, SKIP_BENCH=1 the timings; BENCH_STAGES (default "3 4") picks the
-# stages timed, POINTER_ROWS=0 leaves out the pointer-based rows.
+# stages timed, POINTER_ROWS=0 leaves out the pointer-based rows;
+# QUICK_CHECKS=1 checks only 1000x520x264 at BENCH_STAGES. GROUP_M
+# (default 8) and PERSISTENT_MAX_STAGES (default 3: 4 stages of 128x256x64
+# do not fit beside the epilogue's buffer; BLOCK_K 32 fits 6) are the
+# persistent kernel's.
 # Usage: bench/gpu/matmul_tma_gpu.sh BUILD OUTDIR   (BUILD: a tk build
 # folder with bin/tk-run and bin/tkc; PYTHON names a python3 with torch)
 set -euo pipefail
@@ -38,7 +42,7 @@ BM=${BM:-128}; BN=${BN:-256}; BK=${BK:-64}; WARPS=${WARPS:-8}
 VARIANTS=${VARIANTS:-plain ws persistent persistent-ws}
 NUM_SMS=${NUM_SMS:-$("$PY" -c "import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)" 2>/dev/null || echo 132)}
 DTYPE=${DTYPE:-f16}
-BASE=(-D BLOCK_M=$BM -D BLOCK_N=$BN -D BLOCK_K=$BK -D GROUP_M=8
+BASE=(-D BLOCK_M=$BM -D BLOCK_N=$BN -D BLOCK_K=$BK -D GROUP_M=${GROUP_M:-8}
       --num-warps $WARPS --arch sm_90a)
 config() { # VARIANT [LEAKY]: SRC, KERNEL and CONFIG for it
   CONFIG=("${BASE[@]}" -D LEAKY=${2:-False})
@@ -52,7 +56,9 @@ config() { # VARIANT [LEAKY]: SRC, KERNEL and CONFIG for it
 }
 stages() { # VARIANT STAGES...: the stages the variant runs
   local v=$1; shift
-  for s in "$@"; do [[ $v == persistent* && $s -gt 3 ]] || echo -n "$s "; done
+  for s in "$@"; do
+    [[ $v == persistent* && $s -gt ${PERSISTENT_MAX_STAGES:-3} ]] || echo -n "$s "
+  done
 }
 
 # The cubins use TMA (and the warp-specialized one setmaxnreg).
@@ -120,6 +126,11 @@ PY
 # multiples of the blocks.
 for v in $VARIANTS; do
   [ -n "${SKIP_CHECKS:-}" ] && break
+  if [ "${QUICK_CHECKS:-0}" = 1 ]; then
+    inputs 1000 520 264
+    for s in $(stages $v ${BENCH_STAGES:-3 4}); do check 1000 520 264 $s $v; done
+    continue
+  fi
   for s in $(stages $v 2 3 4); do
     inputs 1000 520 264; check 1000 520 264 $s $v
     inputs 77 136 40; check 77 136 40 $s $v

@@ -139,10 +139,11 @@ step_7() {
 #    persistent) next to cuBLAS in one call: matmul_tma_gpu.sh's timings
 #    twice for f16 and once for bf16 (4096^3 and 8192^3, 3 and 4 stages,
 #    cuBLAS timed by the same timer after each size; no pointer rows),
-#    then ncu of the
-#    persistent warp-specialized kernel and of cuBLAS at f16 4096^3 with
-#    step 5's sections. Needs DIR/bin/tk-run.xz and tkc.xz (static builds;
-#    tk-run compiles the .tk there).
+#    then persistent-ws at other tiles (256x128, BLOCK_K 32 with 6
+#    stages, GROUP_M 16), then ncu of the persistent warp-specialized
+#    kernel and of cuBLAS at f16 4096^3 with step 5's sections. Needs
+#    DIR/bin/tk-run.xz and tkc.xz (static builds; tk-run compiles the .tk
+#    there).
 step_8() {
   [ -f "$DIR/bin/tk-run.xz" ] && [ -f "$DIR/bin/tkc.xz" ] || return 0
   for t in tkc tk-run; do xz -dkf "$DIR/bin/$t.xz" && chmod +x "$DIR/bin/$t"; done
@@ -150,6 +151,16 @@ step_8() {
     DTYPE=${run%-*} VARIANTS="ws persistent-ws" SKIP_CHECKS=1 POINTER_ROWS=0 PYTHONUNBUFFERED=1 timeout 100 \
       bash matmul_tma_gpu.sh "$DIR" "$LOG/tma-$run" >"$LOG/tma-$run.log" 2>&1
     grep -E "TFLOP/s|FAIL" "$LOG/tma-$run.log" | sed "s/^/$run: /"
+  done
+  # Tile shapes and group sizes never timed on TMA before: cuBLAS's
+  # 256x128, BLOCK_K 32 with 6 stages (the same bytes in flight as 64 x 3,
+  # in finer steps), GROUP_M 16; each checked once on a ragged shape.
+  for cfg in "128 256 64 3 8" "256 128 64 3 8" "128 256 32 6 8" "256 128 32 6 8" "128 256 64 3 16"; do
+    read -r bm bn bk s g <<<"$cfg"
+    BM=$bm BN=$bn BK=$bk GROUP_M=$g BENCH_STAGES=$s PERSISTENT_MAX_STAGES=6 VARIANTS=persistent-ws \
+      QUICK_CHECKS=1 POINTER_ROWS=0 PYTHONUNBUFFERED=1 timeout 100 \
+      bash matmul_tma_gpu.sh "$DIR" "$LOG/tma-shape-$bm-$bn-$bk-$s-$g" >"$LOG/tma-shape-$bm-$bn-$bk-$s-$g.log" 2>&1
+    grep -E "TFLOP/s|FAIL|relative|ok " "$LOG/tma-shape-$bm-$bn-$bk-$s-$g.log" | sed "s/^/$bm x $bn x $bk s$s g$g: /" | tail -6
   done
   local d=$LOG/ncu-tma
   mkdir -p "$d"

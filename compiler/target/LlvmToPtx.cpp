@@ -317,7 +317,7 @@ llvm::Expected<std::string> tk::emitPtx(llvm::Module &llvmModule,
   SlsrGate gate(llvmModule);
   llvm::OptPassGate &previousGate = llvmModule.getContext().getOptPassGate();
   llvmModule.getContext().setOptPassGate(gate);
-  auto restoreGate = llvm::make_scope_exit(
+  llvm::scope_exit restoreGate(
       [&] { llvmModule.getContext().setOptPassGate(previousGate); });
   llvm::SmallString<0> ptx;
   {

@@ -139,6 +139,7 @@ step_7() {
 #    persistent) next to cuBLAS in one call: matmul_tma_gpu.sh's timings
 #    twice for f16 and once for bf16 (4096^3 and 8192^3, 3 and 4 stages,
 #    cuBLAS timed by the same timer after each size; no pointer rows),
+#    Triton's default matmul_kernel in f16 and bf16 under the same timer,
 #    then persistent-ws at other tiles (256x128, BLOCK_K 32 with 6
 #    stages, GROUP_M 16), then ncu of the persistent warp-specialized
 #    kernel and of cuBLAS at f16 4096^3 with step 5's sections. Needs
@@ -151,6 +152,16 @@ step_8() {
     DTYPE=${run%-*} VARIANTS="ws persistent-ws" SKIP_CHECKS=1 POINTER_ROWS=0 PYTHONUNBUFFERED=1 timeout 100 \
       bash matmul_tma_gpu.sh "$DIR" "$LOG/tma-$run" >"$LOG/tma-$run.log" 2>&1
     grep -E "TFLOP/s|FAIL" "$LOG/tma-$run.log" | sed "s/^/$run: /"
+  done
+  # Triton 3.6's default (wgmma) matmul_kernel, f16 and bf16, under the
+  # same timer (cubin.time_ms) and do_bench, with cuBLAS again: issue 9's
+  # ratios from one step.
+  for dt in f16 bf16; do
+    for size in 4096 8192; do
+      # shellcheck disable=SC2086
+      DTYPE=$dt PYTHONUNBUFFERED=1 timeout 150 python3 triton_matmul_profile.py "$DIR/triton_ref.py" \
+        "$LOG/triton-wgmma" $size $CONFIGS 2>&1 | grep -E "^triton|^cuBLAS"
+    done
   done
   # Tile shapes and group sizes never timed on TMA before: cuBLAS's
   # 256x128, BLOCK_K 32 with 6 stages (the same bytes in flight as 64 x 3,

@@ -3,7 +3,7 @@
 timer that times tk's cubins (cubin.time_ms), next to cuBLAS, and its PTX
 and cubin kept for reading Triton's SASS beside tk's.
 
-Usage: [DISABLE_MMA_V3=1] python3 triton_matmul_profile.py TRITON_REF OUT_DIR SIZE CONFIG...
+Usage: [DISABLE_MMA_V3=1] [DTYPE=bf16] python3 triton_matmul_profile.py TRITON_REF OUT_DIR SIZE CONFIG...
 
 CONFIG is BMxBNxBK_wW_sS (e.g. 128x256x64_w8_s3). Only the kernel's
 definition is taken from TRITON_REF (the shared reference script), so
@@ -12,12 +12,14 @@ DISABLE_MMA_V3=1 makes it emit mma.sync, the instructions of tk's
 --mma=v2 path, so both compilers can be compared on the same instructions.
 
 Each configuration is checked against a float32 reference on fresh random
-f16 inputs (the output poisoned with NaN first), then timed twice: with
-cubin.time_ms (CUDA events, L2 evicted before each launch, median; the
-timer of matmul_gpu.py) and with triton.testing.do_bench as triton_ref.py
-calls it, so that the two timers' difference is measured rather than
-assumed. cuBLAS (torch.matmul) is timed the same two ways. Writes
-OUT_DIR/triton_matmul_SIZE{,_v2}.json and OUT_DIR/triton_matmul_CONFIG{,_v2}.{ptx,cubin}.
+f16 inputs (bf16 with DTYPE=bf16; the output poisoned with NaN first),
+then timed twice: with cubin.time_ms (CUDA events, L2 evicted before
+each launch, median; the timer of matmul_gpu.py) and with
+triton.testing.do_bench as triton_ref.py calls it, so that the two
+timers' difference is measured rather than assumed. cuBLAS
+(torch.matmul) is timed the same two ways. Writes
+OUT_DIR/triton_matmul_SIZE{,_bf16}{,_v2}.json and
+OUT_DIR/triton_matmul_CONFIG{,_bf16}{,_v2}.{ptx,cubin}.
 """
 import json
 import os
@@ -63,16 +65,19 @@ def main():
     kernel = load_kernel(ref)
     os.makedirs(out, exist_ok=True)
     flops = 2.0 * size ** 3
-    a = torch.randn(size, size, device="cuda", dtype=torch.float16)
-    b = torch.randn(size, size, device="cuda", dtype=torch.float16)
-    c = torch.empty(size, size, device="cuda", dtype=torch.float16)
+    bf16 = os.environ.get("DTYPE") == "bf16"
+    dtype = torch.bfloat16 if bf16 else torch.float16
+    a = torch.randn(size, size, device="cuda", dtype=dtype)
+    b = torch.randn(size, size, device="cuda", dtype=dtype)
+    c = torch.empty(size, size, device="cuda", dtype=dtype)
     ref_c = a.float() @ b.float()
     ref_norm = float(torch.linalg.norm(ref_c))
 
     def tflops(ms):
         return round(flops / ms / 1e9, 1)
 
-    results = {"size": size, "mma": "mma.sync (DISABLE_MMA_V3=1)" if v2 else "default",
+    results = {"size": size, "dtype": "bf16" if bf16 else "f16",
+               "mma": "mma.sync (DISABLE_MMA_V3=1)" if v2 else "default",
                "cublas_time_ms": tflops(time_ms(lambda: torch.matmul(a, b, out=c))),
                "cublas_do_bench": tflops(do_bench(lambda: torch.matmul(a, b, out=c), warmup=50,
                                                    rep=300, return_mode="median")),
@@ -91,7 +96,7 @@ def main():
         torch.cuda.synchronize()
         err = float(torch.linalg.norm(c.float() - ref_c)) / ref_norm
         ptx = compiled.asm["ptx"]
-        name = f"triton_matmul_{tag}" + ("_v2" if v2 else "")
+        name = f"triton_matmul_{tag}" + ("_bf16" if bf16 else "") + ("_v2" if v2 else "")
         open(os.path.join(out, name + ".ptx"), "w").write(ptx)
         open(os.path.join(out, name + ".cubin"), "wb").write(compiled.asm["cubin"])
         row = {"instr": "wgmma" if "wgmma" in ptx else "mma.sync" if "mma.sync" in ptx else "neither",
@@ -103,11 +108,13 @@ def main():
             row["time_ms"] = tflops(time_ms(run))
             row["do_bench"] = tflops(do_bench(run, warmup=50, rep=300, return_mode="median"))
         results["configs"][tag] = row
-        print(f"triton {results['mma']} {tag} {size}^3: {row.get('time_ms', '-')} TFLOP/s "
+        print(f"triton {results['dtype']} {results['mma']} {tag} {size}^3: {row.get('time_ms', '-')} TFLOP/s "
               f"(do_bench {row.get('do_bench', '-')}), {row['instr']}, regs {row['regs']}, "
               f"spills {row['spills']}, shared {row['shared']}, relerr {err:.2e}", flush=True)
-    print(f"cuBLAS {size}^3: {results['cublas_time_ms']} TFLOP/s (do_bench {results['cublas_do_bench']})")
-    path = os.path.join(out, f"triton_matmul_{size}" + ("_v2" if v2 else "") + ".json")
+    print(f"cuBLAS {results['dtype']} {size}^3: {results['cublas_time_ms']} TFLOP/s "
+          f"(do_bench {results['cublas_do_bench']})")
+    path = os.path.join(out, f"triton_matmul_{size}" + ("_bf16" if bf16 else "") +
+                        ("_v2" if v2 else "") + ".json")
     with open(path, "w") as f:
         json.dump(results, f, indent=1)
 

@@ -280,7 +280,9 @@ void hoistBelowWait(scf::ForOp loop, ArrayRef<LocalLoadOp> loads) {
     if (op->getBlock() != body || op->isBeforeInBlock(wait) ||
         !moving.insert(op))
       continue;
-    if (!isa<LocalLoadOp>(op) && (!isPure(op) || op->getNumRegions() != 0))
+    auto load = dyn_cast<LocalLoadOp>(op);
+    bool isPrefetch = load && llvm::is_contained(loads, load);
+    if (!isPrefetch && (!isPure(op) || op->getNumRegions() != 0))
       return;
     for (Value operand : op->getOperands())
       if (Operation *def = operand.getDefiningOp())

@@ -45,9 +45,10 @@ python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', tr
 cd bench/gpu
 source matmul_specs.sh
 # ncu_report NAME CMD...: profiles CMD's kernel matching $NCU_KERNEL (its
-# third launch) with $sections plus per-instruction samples, into
+# third launch) with these sections plus per-instruction samples, into
 # $LOG/NAME.txt (details), NAME-raw.txt (every metric), NAME-source.csv
 # (SASS with stall samples); prints the largest stall reasons.
+sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats"
 ncu_report() {
   local name=$1; shift
   # shellcheck disable=SC2086
@@ -92,7 +93,6 @@ step_5() {
   for c in "$tk_cubin" "$tr_cubin"; do
     [ -f "$c" ] && cuobjdump --dump-sass "$c" >"$LOG/$(basename "$c" .cubin).sass" 2>&1
   done
-  sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats"
   NCU_KERNEL=matmul ncu_report ncu_tk python3 matmul_profile.py "$tk_cubin" 4096
   DISABLE_MMA_V3=1 NCU_KERNEL=matmul ncu_report ncu_triton \
     python3 triton_matmul_profile.py "$DIR/triton_ref.py" "$LOG/ncu-triton" 4096 "$PROFILE"
@@ -181,7 +181,6 @@ g = torch.Generator().manual_seed(4096 * 3)
 for name in "ab":
     np.save(f"{sys.argv[1]}/{name}.npy", (torch.randn(4096, 4096, generator=g) / 8).half().numpy())
 PY
-  sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats"
   NCU_KERNEL=matmul ncu_report ncu_tma_tk \
     "$DIR/bin/tk-run" ../../examples/matmul_desc_persistent.tk -k matmul_desc_persistent \
     -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D GROUP_M=8 -D NUM_SMS=132 -D WARP_SPECIALIZE=True \
@@ -207,7 +206,6 @@ step_9() {
       grep -E "correctness|TFLOP" "$LOG/pbc-$d-$round.log" | sed "s/^/$d $round: /"
     done
   done
-  sections="--section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section SchedulerStats --section WarpStateStats --section Occupancy --section LaunchStats"
   for d in matmul matmul-pbc; do
     NCU_KERNEL=matmul ncu_report "ncu_$d" python3 matmul_profile.py "$DIR/$d/matmul_f16_plain_${PROFILE}_rr16.cubin" 4096
     cuobjdump --dump-sass "$DIR/$d/matmul_f16_plain_${PROFILE}_rr16.cubin" >"$LOG/$d-$PROFILE.sass" 2>&1

@@ -146,14 +146,12 @@ struct Access {
   int64_t start;
   int64_t end;
   bool isWrite;
-  Value slotBuffer = {};
-  Value slotIndex = {};
-  int64_t numSlots = 0;
+  SlotRef slot = {}; // slot.buffer null: not a slot
 
   auto key() const {
     return std::make_tuple(start, end, isWrite,
-                           slotBuffer.getAsOpaquePointer(),
-                           slotIndex.getAsOpaquePointer(), numSlots);
+                           slot.buffer.getAsOpaquePointer(),
+                           slot.index.getAsOpaquePointer());
   }
   bool operator<(const Access &other) const { return key() < other.key(); }
   bool operator==(const Access &other) const { return key() == other.key(); }
@@ -187,9 +185,8 @@ bool conflicts(const Access &a, const Access &b) {
   if (!(a.isWrite || b.isWrite) ||
       !SharedInterval{a.start, a.end}.overlaps({b.start, b.end}))
     return false;
-  return !(a.slotBuffer && b.slotBuffer &&
-           areDistinctSlots(SlotRef{a.slotBuffer, a.slotIndex, a.numSlots},
-                            SlotRef{b.slotBuffer, b.slotIndex, b.numSlots}));
+  return !(a.slot.buffer && b.slot.buffer &&
+           areDistinctSlots(a.slot, b.slot));
 }
 
 Access makeAccess(std::optional<SharedInterval> interval, bool isWrite) {
@@ -200,11 +197,8 @@ Access makeAccess(std::optional<SharedInterval> interval, bool isWrite) {
 /// The access of `memdesc`'s bytes, with its slot when it is one.
 Access makeAccess(Value memdesc, bool isWrite) {
   Access access = makeAccess(getMemDescInterval(memdesc), isWrite);
-  if (std::optional<SlotRef> slot = getSlotRef(memdesc)) {
-    access.slotBuffer = slot->buffer;
-    access.slotIndex = slot->index;
-    access.numSlots = slot->numSlots;
-  }
+  if (std::optional<SlotRef> slot = getSlotRef(memdesc))
+    access.slot = *slot;
   return access;
 }
 

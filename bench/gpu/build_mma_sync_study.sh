@@ -3,7 +3,7 @@
 # tk's mma.sync (--mma=v2) matmul cubins of the configurations studied
 # (triton_ref.py's five and a few more; names as build_matmul_kernels.sh
 # gives them, so matmul_gpu.py reads them), once with tkc's defaults and
-# once with --prefetch-before-copies, the two mma.sync ceiling programs,
+# once with --no-prefetch-before-copies, the two mma.sync ceiling programs,
 # and a copy of the shared triton_ref.py.
 # Usage: bench/gpu/build_mma_sync_study.sh TKC DIR   (extra tkc flags in
 # TK_EXTRA_FLAGS; configurations BMxBNxBK_wW_sS in STUDY_CONFIGS)
@@ -18,14 +18,15 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$DIR/matmul"
 source "$HERE/matmul_specs.sh"
 spec=$(matmul_spec rr16)
-# DIR/matmul: tkc's defaults; DIR/matmul-pbc: the same with
-# --prefetch-before-copies (tkgpu-prefetch's before-copies, step 9).
-mkdir -p "$DIR/matmul-pbc"
+# DIR/matmul: tkc's defaults; DIR/matmul-after: the same with
+# --no-prefetch-before-copies (the next k-slice loaded after the copies,
+# as before the twentieth session; step 9).
+mkdir -p "$DIR/matmul-after"
 for cfg in ${STUDY_CONFIGS:-128x128x32_w4_s3 128x128x32_w4_s4 128x256x32_w8_s4 256x128x32_w8_s4 128x256x64_w8_s3 128x256x64_w8_s4 256x128x64_w8_s3 128x128x64_w4_s4}; do
   IFS='x_ws' read -r bm bn bk _ w _ s <<<"$cfg"
   for k in matmul_f16 matmul_bf16; do
-    for out in matmul matmul-pbc; do
-      extra=""; [ $out = matmul-pbc ] && extra=--prefetch-before-copies
+    for out in matmul matmul-after; do
+      extra=""; [ $out = matmul-after ] && extra=--no-prefetch-before-copies
       # shellcheck disable=SC2086
       "$TKC" "$HERE/../kernels/matmul_variants.tk" -k $k -D BLOCK_M=$bm -D BLOCK_N=$bn -D BLOCK_K=$bk \
         --num-warps "$w" --num-stages "$s" $spec --mma=v2 $extra ${TK_EXTRA_FLAGS:-} --emit=cubin \

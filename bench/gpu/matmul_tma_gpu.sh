@@ -16,20 +16,20 @@
 # WARP_SPECIALIZE=True: a producer warp group issues the TMA loads;
 # SETMAXREG in the SASS, num_warps + 4 warps in the metadata); persistent
 # and persistent-ws the same on the persistent kernel
-# (examples/matmul_desc_persistent.tk, NUM_SMS programs; 4 stages of
-# 128x256x64 do not fit beside its epilogue buffer, so it runs at most 3).
+# (examples/matmul_desc_persistent.tk, NUM_SMS programs; at 4 stages of
+# 128x256x64 the warp-specialized one fits only with its TMA store staged
+# in 64-column blocks, which tkgpu-subtile-tma-stores does by itself).
 # Each variant is checked and timed. DTYPE=bf16 runs them on bf16 (.npy
 # files of dtype V2 hold the bits; no pointer-path rows, examples/matmul.tk
 # being f16). LEAKY_BENCH=1 also times
 # the fused leaky ReLU at 4096^3 next to torch.matmul + leaky_relu.
 # SANITIZE=1 runs compute-sanitizer racecheck and synccheck on each
-# variant (1000x520x264, 3 stages). SKIP_CHECKS=1 skips the correctness
+# variant (1000x520x264, SANITIZE_STAGES stages, default 3). SKIP_CHECKS=1 skips the correctness
 # runs, SKIP_BENCH=1 the timings; BENCH_STAGES (default "3 4") picks the
 # stages timed, POINTER_ROWS=0 leaves out the pointer-based rows;
 # QUICK_CHECKS=1 checks only 1000x520x264 at BENCH_STAGES. GROUP_M
-# (default 8) and PERSISTENT_MAX_STAGES (default 3: 4 stages of 128x256x64
-# do not fit beside the epilogue's buffer; BLOCK_K 32 fits 6) are the
-# persistent kernel's.
+# (default 8) and PERSISTENT_MAX_STAGES (default 4; BLOCK_K 32 fits 6)
+# are the persistent kernel's.
 # Usage: bench/gpu/matmul_tma_gpu.sh BUILD OUTDIR   (BUILD: a tk build
 # folder with bin/tk-run and bin/tkc; PYTHON names a python3 with torch)
 set -euo pipefail
@@ -57,7 +57,7 @@ config() { # VARIANT [LEAKY]: SRC, KERNEL and CONFIG for it
 stages() { # VARIANT STAGES...: the stages the variant runs
   local v=$1; shift
   for s in "$@"; do
-    [[ $v == persistent* && $s -gt ${PERSISTENT_MAX_STAGES:-3} ]] || echo -n "$s "
+    [[ $v == persistent* && $s -gt ${PERSISTENT_MAX_STAGES:-4} ]] || echo -n "$s "
   done
 }
 
@@ -148,7 +148,7 @@ if [ "${SANITIZE:-0}" = 1 ]; then
     for tool in racecheck synccheck; do
       rc=0
       compute-sanitizer --tool $tool --error-exitcode 3 "$TKRUN" "$SRC" \
-        -k $KERNEL "${CONFIG[@]}" --num-stages 3 --gpu --grid "$(grid 1000 520 $v)" \
+        -k $KERNEL "${CONFIG[@]}" --num-stages "${SANITIZE_STAGES:-3}" --gpu --grid "$(grid 1000 520 $v)" \
         --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" --arg c_ptr="zeros:1000x520" \
         --arg M=1000 --arg N=520 --arg K=264 > "$OUT/sanitize-$v-$tool.log" 2>&1 || rc=$?
       echo "sanitize $v $tool: exit $rc, $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitize-$v-$tool.log" | tr '\n' ' ')"

@@ -21,8 +21,8 @@
 #   8. issue 9's TMA matmul (warp-specialized, persistent) next to cuBLAS,
 #      timed and under ncu, if DIR/bin/tk-run.xz is present (not in the
 #      default STUDY_STEPS: a call of its own, STUDY_STEPS=8);
-#   9. tkc --prefetch-before-copies against the defaults, timed
-#      alternately and under ncu (DIR/matmul-pbc).
+#   9. tkc's defaults against --no-prefetch-before-copies, timed
+#      alternately and under ncu (DIR/matmul-after).
 # Usage (GPU machine, repository root): bash bench/gpu/mma_sync_study.sh DIR
 # DIR is what bench/gpu/build_mma_sync_study.sh builds. Results: the JSON
 # files at the top of $OUT and every log in $OUT/study.tgz. STUDY_STEPS
@@ -140,9 +140,11 @@ step_7() {
 #    twice for f16 and once for bf16 (4096^3 and 8192^3, 3 and 4 stages,
 #    cuBLAS timed by the same timer after each size; no pointer rows),
 #    Triton's default matmul_kernel in f16 and bf16 under the same timer,
-#    then persistent-ws at other tiles (256x128, BLOCK_K 32 with 6
-#    stages, GROUP_M 16), then ncu of the persistent warp-specialized
-#    kernel and of cuBLAS at f16 4096^3 with step 5's sections. Needs
+#    then persistent-ws at other tiles (4 stages, 256x128, BLOCK_K 32
+#    with 6 stages, GROUP_M 16), racecheck and synccheck of persistent-ws
+#    at 4 stages, then ncu of the persistent warp-specialized
+#    kernel and of cuBLAS at f16 4096^3 with step 5's sections
+#    (STEP8_TIMINGS_ONLY=1 stops after the Triton timings). Needs
 #    DIR/bin/tk-run.xz and tkc.xz (static builds; tk-run compiles the .tk
 #    there).
 step_8() {
@@ -160,19 +162,26 @@ step_8() {
     for size in 4096 8192; do
       # shellcheck disable=SC2086
       DTYPE=$dt PYTHONUNBUFFERED=1 timeout 150 python3 triton_matmul_profile.py "$DIR/triton_ref.py" \
-        "$LOG/triton-wgmma" $size $CONFIGS 2>&1 | grep -E "^triton|^cuBLAS"
+        "$LOG/triton-wgmma" $size $CONFIGS 2>&1 | grep -E "^triton|^cuBLAS" | tee -a "$LOG/triton-wgmma.log"
     done
   done
-  # Tile shapes and group sizes never timed on TMA before: cuBLAS's
+  # STEP8_TIMINGS_ONLY=1: only the timings above (tk, cuBLAS, Triton).
+  [ "${STEP8_TIMINGS_ONLY:-0}" = 1 ] && return 0
+  # Tile shapes and group sizes never timed on TMA before: 4 stages (the
+  # store staged in column blocks, tkgpu-subtile-tma-stores), cuBLAS's
   # 256x128, BLOCK_K 32 with 6 stages (the same bytes in flight as 64 x 3,
   # in finer steps), GROUP_M 16; each checked once on a ragged shape.
-  for cfg in "128 256 64 3 8" "256 128 64 3 8" "128 256 32 6 8" "256 128 32 6 8" "128 256 64 3 16"; do
+  for cfg in "128 256 64 4 8" "256 128 64 4 8" "256 128 64 3 8" "128 256 32 6 8" "128 256 64 4 16"; do
     read -r bm bn bk s g <<<"$cfg"
     BM=$bm BN=$bn BK=$bk GROUP_M=$g BENCH_STAGES=$s PERSISTENT_MAX_STAGES=6 VARIANTS=persistent-ws \
       QUICK_CHECKS=1 POINTER_ROWS=0 PYTHONUNBUFFERED=1 timeout 100 \
       bash matmul_tma_gpu.sh "$DIR" "$LOG/tma-shape-$bm-$bn-$bk-$s-$g" >"$LOG/tma-shape-$bm-$bn-$bk-$s-$g.log" 2>&1
     grep -E "TFLOP/s|FAIL|relative|ok " "$LOG/tma-shape-$bm-$bn-$bk-$s-$g.log" | sed "s/^/$bm x $bn x $bk s$s g$g: /" | tail -6
   done
+  # The subtiled store's ring (two slots, waits that keep one store group
+  # in flight) under racecheck and synccheck.
+  SANITIZE=1 SANITIZE_STAGES=4 SKIP_CHECKS=1 SKIP_BENCH=1 VARIANTS=persistent-ws timeout 150 \
+    bash matmul_tma_gpu.sh "$DIR" "$LOG/tma-sanitize" 2>&1 | grep -E "sanitize|FAIL"
   local d=$LOG/ncu-tma
   mkdir -p "$d"
   python3 - "$d" <<'PY'
@@ -184,7 +193,7 @@ PY
   NCU_KERNEL=matmul ncu_report ncu_tma_tk \
     "$DIR/bin/tk-run" ../../examples/matmul_desc_persistent.tk -k matmul_desc_persistent \
     -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D GROUP_M=8 -D NUM_SMS=132 -D WARP_SPECIALIZE=True \
-    --num-warps 8 --num-stages 3 --arch sm_90a --gpu --grid 132 --arg a_ptr="$d/a.npy" \
+    --num-warps 8 --num-stages 4 --arch sm_90a --gpu --grid 132 --arg a_ptr="$d/a.npy" \
     --arg b_ptr="$d/b.npy" --arg c_ptr=zeros:4096x4096 --arg M=4096 --arg N=4096 --arg K=4096 \
     --bench 5
   NCU_KERNEL='gemm|nvjet|xmma' ncu_report ncu_tma_cublas \
@@ -192,21 +201,22 @@ PY
   grep -E "^  [a-z_0-9]+.*\(|Issued Ipc|Issue Slots Busy|Warp Cycles Per Issued|No Eligible|Active Warps Per|Eligible Warps|Shared Memory|Stall|Registers Per|Duration|SM Busy|Executed Ipc|L2 Cache Throughput|DRAM Throughput|Compute \(SM\)|Memory Throughput|SM Frequency|Block Size|Grid Size|Cluster" \
     "$LOG/ncu_tma_tk.txt" "$LOG/ncu_tma_cublas.txt" | head -80
 }
-# 9. tkc --prefetch-before-copies (the next iteration's first k-slice
-#    loaded before the cp.async copies) against the defaults: DIR/matmul
-#    and DIR/matmul-pbc checked and timed alternately, twice, then ncu of
+# 9. tkc's defaults (the next iteration's first f16/bf16 k-slice loaded
+#    before the cp.async copies) against --no-prefetch-before-copies (after
+#    them, as before the twentieth session): DIR/matmul
+#    and DIR/matmul-after checked and timed alternately, twice, then ncu of
 #    the profiled configuration built both ways (the loop-head stall it
 #    removes is `short_scoreboard` on the first HMMA of the loop).
 step_9() {
-  [ -d "$DIR/matmul-pbc" ] || return 0
+  [ -d "$DIR/matmul-after" ] || return 0
   for round in 1 2; do
-    for d in matmul matmul-pbc; do
+    for d in matmul matmul-after; do
       PYTHONUNBUFFERED=1 timeout 100 python3 matmul_gpu.py "$DIR/$d" "$LOG/pbc-$d-$round" --quick \
         --only "${STUDY_ONLY:-_rr16$}" >"$LOG/pbc-$d-$round.log" 2>&1
       grep -E "correctness|TFLOP" "$LOG/pbc-$d-$round.log" | sed "s/^/$d $round: /"
     done
   done
-  for d in matmul matmul-pbc; do
+  for d in matmul matmul-after; do
     NCU_KERNEL=matmul ncu_report "ncu_$d" python3 matmul_profile.py "$DIR/$d/matmul_f16_plain_${PROFILE}_rr16.cubin" 4096
     cuobjdump --dump-sass "$DIR/$d/matmul_f16_plain_${PROFILE}_rr16.cubin" >"$LOG/$d-$PROFILE.sass" 2>&1
   done

@@ -245,7 +245,7 @@ static int64_t getBufferAlignment(MemDescType type, int64_t size) {
   return size >= 128 ? 128 : 16;
 }
 
-int64_t tkgpu::allocateSharedMemory(Operation *func) {
+int64_t tkgpu::allocateSharedMemory(Operation *func, bool recordOffsets) {
   Numbering numbering;
   numbering.number(func);
 
@@ -315,6 +315,8 @@ int64_t tkgpu::allocateSharedMemory(Operation *func) {
     total = std::max(total, a->offset + a->size);
   }
 
+  if (!recordOffsets)
+    return total;
   Builder builder(func->getContext());
   for (Allocation &a : allocations)
     a.op->setAttr(a.isScratch ? kScratchOffsetAttr : kSharedOffsetAttr,

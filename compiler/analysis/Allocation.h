@@ -49,8 +49,9 @@ std::optional<SharedInterval> getMemDescInterval(Value memdesc);
 /// Gives every local_alloc in `func` a tkgpu.offset and every
 /// ScratchOpInterface op with a nonzero size a tkgpu.scratch_offset (i64),
 /// reusing bytes between allocations whose lifetimes do not overlap.
-/// Returns the bytes the function needs.
-int64_t allocateSharedMemory(Operation *func);
+/// Returns the bytes the function needs. Without `recordOffsets`, only
+/// the bytes (what a pass deciding between forms asks).
+int64_t allocateSharedMemory(Operation *func, bool recordOffsets = true);
 
 } // namespace mlir::tkgpu
 

@@ -67,10 +67,14 @@ struct CompileOptions {
   /// --no-pingpong: false leaves two consumer warp groups unscheduled
   /// (tkgpu-pingpong), to measure what the schedule gives.
   bool pingPong = true;
-  /// --prefetch-before-copies: tkgpu-prefetch loads the next iteration's
-  /// first k-slice before the cp.async copies (docs/pipeline.md,
-  /// tkgpu-prefetch).
-  bool prefetchBeforeCopies = false;
+  /// false (--no-prefetch-before-copies): tkgpu-prefetch loads the next
+  /// iteration's first f16/bf16 k-slice after the cp.async copies rather
+  /// than before them (docs/pipeline.md, tkgpu-prefetch).
+  bool prefetchBeforeCopies = true;
+  /// --epilogue-subtile=N: TMA stores in N column blocks
+  /// (tkgpu-subtile-tma-stores); 1 never; 0 (the default) only where the
+  /// kernel would not fit in shared memory otherwise.
+  unsigned epilogueSubtile = 0;
   /// Where a loop-invariant wgmma A operand (Q of attention) is loaded
   /// into registers before its loop (tkgpu-invariant-operands-in-registers):
   /// --invariant-a-in-registers Always, --no-invariant-a-in-registers

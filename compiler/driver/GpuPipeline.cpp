@@ -59,6 +59,13 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   }
   pm.addPass(mlir::createCanonicalizerPass());
   pm.addPass(mlir::createCSEPass());
+  // After the pipeliner: its multi-buffers decide whether the stores'
+  // staging fits.
+  if (tma && switches.epilogueSubtile != 1) {
+    mlir::tkgpu::TkgpuSubtileTmaStoresOptions subtileOptions;
+    subtileOptions.chunks = switches.epilogueSubtile;
+    pm.addPass(mlir::tkgpu::createTkgpuSubtileTmaStores(subtileOptions));
+  }
   // Last: offsets and barriers for the ops as they will be lowered.
   pm.addPass(mlir::tkgpu::createTkgpuAllocateSharedMemory());
   pm.addPass(mlir::tkgpu::createTkgpuMembar());

@@ -24,8 +24,12 @@ struct TkgpuPipelineSwitches {
   unsigned mmaVersion = 0;
   /// false leaves out tkgpu-pingpong (tkc --no-pingpong).
   bool pingPong = true;
-  /// tkgpu-prefetch's before-copies (tkc --prefetch-before-copies).
-  bool prefetchBeforeCopies = false;
+  /// tkgpu-prefetch's before-copies (false: tkc
+  /// --no-prefetch-before-copies).
+  bool prefetchBeforeCopies = true;
+  /// tkgpu-subtile-tma-stores' chunks (tkc --epilogue-subtile): 0 where
+  /// the kernel would not fit otherwise, 1 never, N column blocks.
+  unsigned epilogueSubtile = 0;
   /// Where tkgpu-invariant-operands-in-registers loads (tkc
   /// --invariant-a-in-registers / --no-invariant-a-in-registers).
   InvariantARegisters invariantA = InvariantARegisters::Automatic;

@@ -80,6 +80,8 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
                                  switches.prefetchBeforeCopies =
                                      options.prefetchBeforeCopies;
                                  switches.invariantA = options.invariantA;
+                                 switches.epilogueSubtile =
+                                     options.epilogueSubtile;
                                  buildTkgpuPipeline(pm, numWarps, numStages,
                                                     options.arch, switches);
                                })))

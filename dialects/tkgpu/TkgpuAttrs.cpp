@@ -567,6 +567,14 @@ Attribute mlir::tkgpu::dropLeadingBufferDim(Attribute multiBuffer) {
                        : withSharedOrder(multiBuffer, shiftOrder(order, false));
 }
 
+MemDescType mlir::tkgpu::getMultiBufferType(MemDescType tile,
+                                            int64_t count) {
+  SmallVector<int64_t> shape{count};
+  llvm::append_range(shape, tile.getShape());
+  return MemDescType::get(tile.getContext(), shape, tile.getElementType(),
+                          addLeadingBufferDim(tile.getEncoding()));
+}
+
 Attribute mlir::tkgpu::permuteLayout(Attribute layout,
                                     ArrayRef<int32_t> order) {
   unsigned rank = order.size();

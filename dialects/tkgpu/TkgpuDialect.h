@@ -96,6 +96,10 @@ bool isZeroFill(Value value);
 Attribute addLeadingBufferDim(Attribute tile);
 Attribute dropLeadingBufferDim(Attribute multiBuffer);
 
+/// The buffer of `count` copies of `tile` along a new leading dimension
+/// (addLeadingBufferDim's layout); memdesc_index picks one.
+MemDescType getMultiBufferType(MemDescType tile, int64_t count);
+
 /// The layout of a tensor or buffer whose dimension i is dimension
 /// order[i] of one in `layout` (tk.trans, memdesc_trans): the same
 /// elements in the same registers or bytes, the dimensions renamed. For a

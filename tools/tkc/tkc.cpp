@@ -82,13 +82,19 @@ static cl::opt<bool> noPingPong(
     cl::desc("Leave two consumer warp groups of a warp-specialized loop "
              "unscheduled (no FA3 ping-pong turns; for measurements)"),
     cl::cat(tkcCategory));
-static cl::opt<bool> prefetchBeforeCopies(
-    "prefetch-before-copies",
-    cl::desc("mma.sync loops: load the next iteration's first k-slice "
-             "right after the cp.async wait, before the copies into the "
-             "slot just consumed, so that its ldmatrix overlaps the last "
-             "mma.sync (ptxas keeps an ldmatrix below a cp.async)"),
+static cl::opt<bool> noPrefetchBeforeCopies(
+    "no-prefetch-before-copies",
+    cl::desc("f16/bf16 mma.sync loops: load the next iteration's first "
+             "k-slice at the end of the body, after the cp.async copies, "
+             "rather than right after the wait, where its ldmatrix "
+             "overlaps the last mma.sync (for measurements)"),
     cl::cat(tkcCategory));
+static cl::opt<std::string> epilogueSubtile(
+    "epilogue-subtile",
+    cl::desc("sm_90a: stage each TMA store in N column blocks through a "
+             "ring of one or two blocks (1: never; default: only where the "
+             "kernel would not fit in shared memory otherwise)"),
+    cl::value_desc("N"), cl::cat(tkcCategory));
 static cl::opt<bool> invariantAInRegisters(
     "invariant-a-in-registers",
     cl::desc("Load every loop-invariant wgmma A operand (attention's Q) "
@@ -339,7 +345,14 @@ int main(int argc, char **argv) {
     options.mmaVersion = 2;
   }
   options.pingPong = !noPingPong;
-  options.prefetchBeforeCopies = prefetchBeforeCopies;
+  options.prefetchBeforeCopies = !noPrefetchBeforeCopies;
+  if (epilogueSubtile.getNumOccurrences()) {
+    long long blocks = parseCount(epilogueSubtile);
+    if (blocks < 1 || blocks > 64 || (blocks & (blocks - 1)) != 0)
+      return fail("--epilogue-subtile expects a power of two from 1 to 64, "
+                  "got '" + epilogueSubtile + "'");
+    options.epilogueSubtile = unsigned(blocks);
+  }
   if (invariantAInRegisters && noInvariantAInRegisters)
     return fail("--invariant-a-in-registers and "
                 "--no-invariant-a-in-registers contradict each other");

@@ -62,14 +62,18 @@
 // touches nothing.
 //
 // TMA store waits. A TMA store's read of its buffer runs from its issue
-// until `async_tma_store_wait {pendings = 0}` (cp.async.bulk.wait_group
-// .read, by the issuing thread); no CTA barrier ends it. tkgpu-lower-tma
-// issues the store without a wait, and this pass places the wait where
-// it is first needed: right before the first access that writes bytes a
-// store in flight still reads (the next tile's staging of the same buffer
-// in a persistent kernel, another allocation reusing its bytes), and at
-// the end of the function or partition, since the CTA's shared memory
-// must outlive the copy. Until then the store drains while the warps run
+// until an `async_tma_store_wait {pendings = N}` (cp.async.bulk.wait_group
+// .read N, by the issuing thread) that leaves fewer than N younger store
+// groups in flight (each store is one bulk group); no CTA barrier ends it.
+// tkgpu-lower-tma issues the store without a wait, and this pass places
+// the wait where it is first needed: right before the first access that
+// writes bytes a store in flight still reads (the next tile's staging of
+// the same buffer in a persistent kernel, another allocation reusing its
+// bytes, the next block of a subtiled store's ring), with N the number of
+// store groups issued after the most recent one it conflicts with, and at
+// the end of the function or partition, N = 0, since the CTA's shared
+// memory must outlive the copy. The groups are tracked by age as the
+// wgmma groups are. Until then the store drains while the warps run
 // on (the next tile's K loop). After the wait the read is an ordinary
 // pending read, so the barrier that orders the other threads' write
 // follows the wait: `async_tma_store_wait; barrier; write`. The stores in
@@ -167,12 +171,12 @@ constexpr size_t kMaxTrackedGroups = 8;
 /// What flows through the program: the accesses since the last barrier,
 /// the reads of wgmma groups in flight, the most recent first, the
 /// generic-proxy writes since the last proxy fence, and the reads of TMA
-/// stores not yet waited for.
+/// store groups not yet waited for, the most recent first.
 struct State {
   Pending pending;
   std::vector<Pending> inFlight;
   Pending unfenced;
-  Pending storesInFlight;
+  std::vector<Pending> storesInFlight;
 
   bool operator==(const State &other) const {
     return pending == other.pending && inFlight == other.inFlight &&
@@ -292,16 +296,35 @@ Pending join(Pending a, const Pending &b) {
   return a;
 }
 
-/// Pending sets joined; in-flight groups joined by age (the i-th most
-/// recent group of either path).
+/// Groups in flight (most recent first) joined by age: the i-th most
+/// recent group of either path. A wait that keeps the k most recent groups
+/// of each path retires positions k and later of the join.
+std::vector<Pending> joinByAge(std::vector<Pending> a,
+                               const std::vector<Pending> &b) {
+  if (a.size() < b.size())
+    a.resize(b.size());
+  for (size_t i = 0; i < b.size(); ++i)
+    a[i] = join(std::move(a[i]), b[i]);
+  return a;
+}
+
+/// `groups` with a new most recent group; beyond kMaxTrackedGroups the two
+/// oldest merge (a wait that retires the younger retires both).
+void pushGroup(std::vector<Pending> &groups, Pending group) {
+  groups.insert(groups.begin(), std::move(group));
+  if (groups.size() > kMaxTrackedGroups) {
+    Pending oldest = std::move(groups.back());
+    groups.pop_back();
+    groups.back() = join(std::move(groups.back()), oldest);
+  }
+}
+
+/// Pending sets joined; in-flight groups joined by age.
 State join(State a, const State &b) {
   a.pending = join(std::move(a.pending), b.pending);
   a.unfenced = join(std::move(a.unfenced), b.unfenced);
-  a.storesInFlight = join(std::move(a.storesInFlight), b.storesInFlight);
-  if (a.inFlight.size() < b.inFlight.size())
-    a.inFlight.resize(b.inFlight.size());
-  for (size_t i = 0; i < b.inFlight.size(); ++i)
-    a.inFlight[i] = join(std::move(a.inFlight[i]), b.inFlight[i]);
+  a.storesInFlight = joinByAge(std::move(a.storesInFlight), b.storesInFlight);
+  a.inFlight = joinByAge(std::move(a.inFlight), b.inFlight);
   return a;
 }
 
@@ -311,7 +334,8 @@ State withoutSlots(State state) {
   for (Pending &group : state.inFlight)
     group = withoutSlots(group);
   state.unfenced = withoutSlots(state.unfenced);
-  state.storesInFlight = withoutSlots(state.storesInFlight);
+  for (Pending &group : state.storesInFlight)
+    group = withoutSlots(group);
   return state;
 }
 
@@ -341,16 +365,28 @@ public:
       AsyncTmaStoreWaitOp::create(builder, block.getTerminator()->getLoc(),
                                   0);
     }
-    retireStores(state);
+    retireStores(state, 0);
     return state;
   }
 
 private:
-  /// The stores in flight have read their buffers: their reads become
-  /// ordinary pending reads.
-  static void retireStores(State &state) {
-    state.pending = join(std::move(state.pending), state.storesInFlight);
-    state.storesInFlight.clear();
+  /// The store groups older than the `keep` most recent have read their
+  /// buffers: their reads become ordinary pending reads.
+  static void retireStores(State &state, size_t keep) {
+    while (state.storesInFlight.size() > keep) {
+      state.pending =
+          join(std::move(state.pending), state.storesInFlight.back());
+      state.storesInFlight.pop_back();
+    }
+  }
+
+  /// The most recent store group whose reads `accesses` conflict with.
+  static std::optional<size_t>
+  findConflictingStore(ArrayRef<Access> accesses, const State &state) {
+    for (size_t i = 0; i < state.storesInFlight.size(); ++i)
+      if (conflictsWithAny(accesses, state.storesInFlight[i]))
+        return i;
+    return std::nullopt;
   }
 
   State transferOp(Operation *op, State state, bool insert) {
@@ -388,8 +424,7 @@ private:
     }
 
     if (auto wait = dyn_cast<AsyncTmaStoreWaitOp>(op)) {
-      if (wait.getPendings() == 0)
-        retireStores(state);
+      retireStores(state, wait.getPendings());
       return state;
     }
 
@@ -399,14 +434,15 @@ private:
     // In-flight wgmma reads are not checked: no barrier orders them (see
     // the banner).
     SmallVector<Access> accesses = getAccesses(op);
-    // A write of bytes that a TMA store still reads: the wait first, and
-    // then (the read now pending) the barrier below.
-    if (conflictsWithAny(accesses, state.storesInFlight)) {
+    // A write of bytes that a TMA store still reads: the wait for that
+    // store's group (the younger groups may stay in flight) first, and then
+    // (the read now pending) the barrier below.
+    if (std::optional<size_t> group = findConflictingStore(accesses, state)) {
       if (insert) {
         OpBuilder builder(op);
-        AsyncTmaStoreWaitOp::create(builder, op->getLoc(), 0);
+        AsyncTmaStoreWaitOp::create(builder, op->getLoc(), *group);
       }
-      retireStores(state);
+      retireStores(state, *group);
     }
     bool conflict = conflictsWithAny(accesses, state.pending);
     // A TMA access after generic writes of its bytes: fence, then barrier.
@@ -433,20 +469,14 @@ private:
           state.unfenced.insert(access);
     auto dot = dyn_cast<WarpGroupDotOp>(op);
     if (dot && dot.getIsAsync()) {
-      state.inFlight.insert(state.inFlight.begin(),
-                            Pending(accesses.begin(), accesses.end()));
-      if (state.inFlight.size() > kMaxTrackedGroups) {
-        Pending oldest = std::move(state.inFlight.back());
-        state.inFlight.pop_back();
-        state.inFlight.back() = join(std::move(state.inFlight.back()), oldest);
-      }
+      pushGroup(state.inFlight, Pending(accesses.begin(), accesses.end()));
     } else if (isa<AsyncTmaCopyGlobalToLocalOp>(op)) {
       // Only the barrier read: the buffer's bytes land at the mbarrier
       // wait.
       state.pending.insert(accesses.back());
     } else if (isa<AsyncTmaCopyLocalToGlobalOp>(op)) {
-      // In flight until an async_tma_store_wait.
-      state.storesInFlight.insert(accesses.begin(), accesses.end());
+      // One bulk group, in flight until an async_tma_store_wait.
+      pushGroup(state.storesInFlight, Pending(accesses.begin(), accesses.end()));
     } else if (!isa<AsyncCopyGlobalToLocalOp>(op)) {
       state.pending.insert(accesses.begin(), accesses.end());
     }

@@ -155,18 +155,41 @@ def TkgpuPrefetch : Pass<"tkgpu-prefetch", "::mlir::ModuleOp"> {
     memdesc_index of a multi-buffer by an iter_arg (tkgpu-pipeline's form),
     and when nothing before the load in the body writes memory, the first
     slice is loaded before the loop and at the end of each iteration for
-    the next, carried as an iter_arg. With `before-copies`, that load is
-    issued right after the body's last async_wait, ahead of the copies
-    into the slot the iteration consumed (when the slots provably differ),
-    so that ptxas can overlap it with the last slice's mma.sync.
+    the next, carried as an iter_arg. With `before-copies` (the default),
+    in loops whose operands are f16 or bf16, that load is issued right
+    after the body's last async_wait, ahead of the copies into the slot
+    the iteration consumed (when the slots provably differ), so that ptxas
+    can overlap it with the last slice's mma.sync.
   }];
   let options = [
-    Option<"beforeCopies", "before-copies", "bool", /*default=*/"false",
-           "Load the next iteration's first slice right after the last "
-           "async_wait, before the cp.async copies into another slot">,
+    Option<"beforeCopies", "before-copies", "bool", /*default=*/"true",
+           "Load the next iteration's first f16/bf16 slice right after the "
+           "last async_wait, before the cp.async copies into another slot">,
   ];
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def TkgpuSubtileTmaStores
+    : Pass<"tkgpu-subtile-tma-stores", "::mlir::ModuleOp"> {
+  let summary = "Stage TMA stores in column blocks through a small ring";
+  let description = [{
+    A TMA store of a 2-D tile staged by its own local_alloc becomes a store
+    per column block: each block, picked from the tile's registers
+    (extract_slice), is written into one of one or two ring slots and
+    copied out by TMA, so that the staging needs one or two blocks of shared
+    memory rather than the whole tile. Blocks are whole TMA boxes of the
+    store's tensor map. With `chunks = 0`, only in functions that would not
+    fit in their target's shared memory otherwise (blocks of one box, two
+    slots); with `chunks = N`, every store that can be cut into N blocks.
+  }];
+  let options = [
+    Option<"chunks", "chunks", "int64_t", /*default=*/"0",
+           "Column blocks per TMA store (0: one box each, and only where "
+           "the kernel would not fit in shared memory otherwise)">,
+  ];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def TkgpuAllocateSharedMemory

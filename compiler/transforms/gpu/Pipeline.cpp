@@ -591,15 +591,6 @@ SmallVector<Value> emitFetch(OpBuilder &b, const LoopPlan &plan, Value iv,
   return next;
 }
 
-/// The multi-buffer type of `tile`: `numStages` copies along a new leading
-/// dimension, which is the slowest in the shared layout.
-MemDescType getMultiBufferType(MemDescType tile, unsigned numStages) {
-  SmallVector<int64_t> shape{static_cast<int64_t>(numStages)};
-  llvm::append_range(shape, tile.getShape());
-  return MemDescType::get(tile.getContext(), shape, tile.getElementType(),
-                          addLeadingBufferDim(tile.getEncoding()));
-}
-
 /// `index + 1` wrapped to 0 at `numStages`.
 Value emitNextSlot(OpBuilder &b, Location loc, Value index,
                    unsigned numStages) {

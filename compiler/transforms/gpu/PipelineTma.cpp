@@ -216,17 +216,10 @@ Value tkgpu::emitNextPhase(OpBuilder &b, Location loc, Value nextSlot,
 }
 
 void tkgpu::allocateTmaBuffers(OpBuilder &b, TmaLoopPlan &plan) {
-  MLIRContext *ctx = b.getContext();
-  for (TmaLoad &load : plan.loads) {
-    MemDescType tile = load.buffer.getType();
-    SmallVector<int64_t> shape{int64_t(plan.numStages)};
-    llvm::append_range(shape, tile.getShape());
+  for (TmaLoad &load : plan.loads)
     load.buffers = LocalAllocOp::create(
         b, load.buffer.getLoc(),
-        MemDescType::get(ctx, shape, tile.getElementType(),
-                         addLeadingBufferDim(tile.getEncoding())),
-        Value());
-  }
+        getMultiBufferType(load.buffer.getType(), plan.numStages), Value());
 }
 
 Value tkgpu::allocateSlotBarriers(OpBuilder &b, TmaLoopPlan &plan,
@@ -234,11 +227,7 @@ Value tkgpu::allocateSlotBarriers(OpBuilder &b, TmaLoopPlan &plan,
   Location loc = plan.loop.getLoc();
   MemDescType barrierType = plan.loads.front().barrier.getType();
   Value bars = LocalAllocOp::create(
-      b, loc,
-      MemDescType::get(b.getContext(), {int64_t(plan.numStages), 1},
-                       barrierType.getElementType(),
-                       addLeadingBufferDim(barrierType.getEncoding())),
-      Value());
+      b, loc, getMultiBufferType(barrierType, plan.numStages), Value());
   for (unsigned s = 0; s < plan.numStages; ++s)
     InitBarrierOp::create(
         b, loc,

@@ -250,7 +250,8 @@ bool leavesSlotsAlone(Operation *op, ArrayRef<LocalLoadOp> loads) {
   });
 }
 
-/// Moves the first-slice loads of the next iteration (`loads`, emitted at
+/// (tkgpu-prefetch's before-copies, on by default for f16/bf16.) Moves the
+/// first-slice loads of the next iteration (`loads`, emitted at
 /// the end of `loop`'s body with their memdesc_index and slot arithmetic)
 /// up to right after the body's last async_wait, when every op between
 /// leaves their slots alone. At the end they follow the pipeliner's
@@ -302,8 +303,21 @@ void hoistBelowWait(scf::ForOp loop, ArrayRef<LocalLoadOp> loads) {
   }
 }
 
+/// Whether every prefetched operand is f16 or bf16: the loops where loading
+/// before the copies was measured faster (docs/benchmarks.md, twentieth
+/// session: +1 to +8% on six of eight mma.sync tiles, the best tile of each
+/// shape faster). tf32 and i8 operands take more registers with it (two i8
+/// kernels spilled), and stay as they were.
+bool hasHalfOperands(ArrayRef<Prefetch> prefetches) {
+  return llvm::all_of(prefetches, [](Prefetch prefetch) {
+    Type element = prefetch.load.getType().getElementType();
+    return element.isF16() || element.isBF16();
+  });
+}
+
 void prefetchLoop(scf::ForOp loop, MutableArrayRef<Prefetch> prefetches,
                   bool beforeCopies) {
+  beforeCopies = beforeCopies && hasHalfOperands(prefetches);
   IRRewriter rewriter(loop);
   SmallVector<Value> inits;
   for (Prefetch &prefetch : prefetches)

@@ -472,3 +472,59 @@ func.func @tma_store_partition(%desc: !tkgpu.tensor_map, %x: tensor<64x32xf16, #
   return
 }
 }
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nv = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [1, 0]}>
+#nv3 = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [2, 1, 0]}>
+
+// A store staged through a ring of two slots (tkgpu-subtile-tma-stores),
+// three blocks per iteration: slots 0, 1, 0. Each store is one bulk group,
+// and a write waits only for the groups up to the most recent one that
+// reads its bytes: block 0 for the previous iteration's last store (slot
+// 0, the most recent group: pendings 0), block 1 for nothing (the slot-1
+// store of the previous iteration is already retired by that wait), block
+// 2 for block 0's store but not block 1's (pendings 1). Without the count
+// every wait would be {pendings = 0}.
+// CHECK-LABEL: func.func @store_ring
+// CHECK: scf.for
+// CHECK-NEXT: tkgpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.local_store %{{.*}}, %[[S0:[^ ]*]]
+// CHECK-NEXT: tkgpu.fence_async_shared
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.async_tma_copy_local_to_global %{{.*}} %[[S0]]
+// CHECK-NEXT: tkgpu.local_store %{{.*}}, %[[S1:[^ ]*]]
+// CHECK-NEXT: tkgpu.fence_async_shared
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.async_tma_copy_local_to_global %{{.*}} %[[S1]]
+// CHECK-NEXT: tkgpu.async_tma_store_wait {pendings = 1 : i32}
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.local_store %{{.*}}, %[[S0]]
+// CHECK-NEXT: tkgpu.fence_async_shared
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.async_tma_copy_local_to_global %{{.*}} %[[S0]]
+// CHECK-NEXT: }
+// CHECK-NEXT: tkgpu.async_tma_store_wait {pendings = 0 : i32}
+// CHECK-NEXT: return
+module attributes {tkgpu.num_warps = 4 : i32} {
+func.func @store_ring(%desc: !tkgpu.tensor_map, %x: tensor<64x32xf16, #b2>, %i: i32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %s0 = arith.constant 0 : i32
+  %s1 = arith.constant 1 : i32
+  %ring = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<2x64x32xf16, #nv3>
+  %slot0 = tkgpu.memdesc_index %ring[%s0] : !tkgpu.memdesc<2x64x32xf16, #nv3> -> !tkgpu.memdesc<64x32xf16, #nv>
+  %slot1 = tkgpu.memdesc_index %ring[%s1] : !tkgpu.memdesc<2x64x32xf16, #nv3> -> !tkgpu.memdesc<64x32xf16, #nv>
+  scf.for %k = %c0 to %n step %c1 {
+    tkgpu.local_store %x, %slot0 : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #nv>
+    tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %slot0 : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>
+    tkgpu.local_store %x, %slot1 : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #nv>
+    tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %slot1 : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>
+    tkgpu.local_store %x, %slot0 : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #nv>
+    tkgpu.async_tma_copy_local_to_global %desc[%i, %i] %slot0 : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>
+  }
+  return
+}
+}

@@ -1,5 +1,5 @@
-// RUN: tk-opt %s -split-input-file -tkgpu-prefetch | FileCheck %s
-// RUN: tk-opt %s -split-input-file -tkgpu-prefetch=before-copies=true | FileCheck %s --check-prefix=COPIES
+// RUN: tk-opt %s -split-input-file -tkgpu-prefetch=before-copies=false | FileCheck %s
+// RUN: tk-opt %s -split-input-file -tkgpu-prefetch | FileCheck %s --check-prefix=COPIES
 // tkgpu-prefetch: mma dots over whole-tile local_loads become chains over
 // k-slices of one instruction's K (window loads); in tkgpu-pipeline's loop
 // form the first slice is loaded a loop iteration ahead.
@@ -77,8 +77,10 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 // slot %next is read next), before-copies loads the next iteration's first
 // slices right after the wait, ahead of the copies: ptxas does not move an
 // ldmatrix above a cp.async, and there the loads overlap the last slice's
-// mma. By default they stay at the end of the body. The copy of the second
-// case writes slot %next itself, so its loads stay at the end either way.
+// mma. With before-copies=false they stay at the end of the body. The copy
+// of the second case writes slot %next itself, so its loads stay at the
+// end either way; the third case's operands are i8, where before-copies
+// (the default for f16/bf16) leaves them at the end too.
 // CHECK-LABEL: func.func @before_copies(
 // CHECK: tkgpu.async_wait 1
 // CHECK: tkgpu.async_commit_group
@@ -108,12 +110,23 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 // COPIES: tkgpu.local_load {{.*}} at [0, 0]
 // COPIES: tkgpu.local_load {{.*}} at [0, 0]
 // COPIES-NEXT: scf.yield
+// COPIES-LABEL: func.func @i8_stays(
+// COPIES: scf.for
+// COPIES: tkgpu.async_wait 1
+// COPIES-NOT: tkgpu.local_load
+// COPIES: tkgpu.async_commit_group
+// COPIES: tkgpu.local_load {{.*}} at [0, 0]
+// COPIES: tkgpu.local_load {{.*}} at [0, 0]
+// COPIES-NEXT: scf.yield
 #mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #dA = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
 #dB = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
 #bl = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #sh3 = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [2, 1, 0]}>
+#mmai = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dAi = #tkgpu.dot_operand<{opIdx = 0, parent = #mmai, kWidth = 4}>
+#dBi = #tkgpu.dot_operand<{opIdx = 1, parent = #mmai, kWidth = 4}>
 module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
   func.func @before_copies(%n: i32, %pa: tensor<64x32x!tk.ptr<f16>, #bl>, %pb: tensor<32x64x!tk.ptr<f16>, #bl>) -> tensor<64x64xf32, #mma> {
     %c0 = arith.constant 0 : i32
@@ -168,6 +181,34 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     }
     tkgpu.async_wait 0
     return %r#0 : tensor<64x64xf32, #mma>
+  }
+  func.func @i8_stays(%n: i32, %pa: tensor<64x32x!tk.ptr<i8>, #bl>, %pb: tensor<32x64x!tk.ptr<i8>, #bl>) -> tensor<64x64xi32, #mmai> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c3 = arith.constant 3 : i32
+    %acc0 = arith.constant dense<0> : tensor<64x64xi32, #mmai>
+    %bufA = tkgpu.local_alloc !tkgpu.memdesc<3x64x32xi8, #sh3>
+    %bufB = tkgpu.local_alloc !tkgpu.memdesc<3x32x64xi8, #sh3>
+    tkgpu.async_wait 1
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %acc0, %slot = %c0) -> (tensor<64x64xi32, #mmai>, i32) : i32 {
+      %tA = tkgpu.memdesc_index %bufA[%slot] : !tkgpu.memdesc<3x64x32xi8, #sh3> -> !tkgpu.memdesc<64x32xi8, #sh>
+      %tB = tkgpu.memdesc_index %bufB[%slot] : !tkgpu.memdesc<3x32x64xi8, #sh3> -> !tkgpu.memdesc<32x64xi8, #sh>
+      %a = tkgpu.local_load %tA : !tkgpu.memdesc<64x32xi8, #sh> -> tensor<64x32xi8, #dAi>
+      %b = tkgpu.local_load %tB : !tkgpu.memdesc<32x64xi8, #sh> -> tensor<32x64xi8, #dBi>
+      %d = tk.dot %a, %b, %acc : tensor<64x32xi8, #dAi> * tensor<32x64xi8, #dBi> -> tensor<64x64xi32, #mmai>
+      tkgpu.async_wait 1
+      %fA = tkgpu.memdesc_index %bufA[%slot] : !tkgpu.memdesc<3x64x32xi8, #sh3> -> !tkgpu.memdesc<64x32xi8, #sh>
+      tkgpu.async_copy_global_to_local %pa, %fA : tensor<64x32x!tk.ptr<i8>, #bl> -> !tkgpu.memdesc<64x32xi8, #sh>
+      %fB = tkgpu.memdesc_index %bufB[%slot] : !tkgpu.memdesc<3x32x64xi8, #sh3> -> !tkgpu.memdesc<32x64xi8, #sh>
+      tkgpu.async_copy_global_to_local %pb, %fB : tensor<32x64x!tk.ptr<i8>, #bl> -> !tkgpu.memdesc<32x64xi8, #sh>
+      tkgpu.async_commit_group
+      %s1 = arith.addi %slot, %c1 : i32
+      %w = arith.cmpi eq, %s1, %c3 : i32
+      %next = arith.select %w, %c0, %s1 : i32
+      scf.yield %d, %next : tensor<64x64xi32, #mmai>, i32
+    }
+    tkgpu.async_wait 0
+    return %r#0 : tensor<64x64xi32, #mmai>
   }
 }
 

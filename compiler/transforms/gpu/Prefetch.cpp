@@ -305,7 +305,7 @@ void hoistBelowWait(scf::ForOp loop, ArrayRef<LocalLoadOp> loads) {
 
 /// Whether every prefetched operand is f16 or bf16: the loops where loading
 /// before the copies was measured faster (docs/benchmarks.md, twentieth
-/// session: +1 to +8% on six of eight mma.sync tiles, the best tile of each
+/// session: +1 to +8% on five of eight mma.sync tiles, the best tile of each
 /// shape faster). tf32 and i8 operands take more registers with it (two i8
 /// kernels spilled), and stay as they were.
 bool hasHalfOperands(ArrayRef<Prefetch> prefetches) {

@@ -34,7 +34,7 @@
 // stages. `chunks = N` subtiles every store it can into N blocks (one
 // slot when N is 2), for measurements (tkc --epilogue-subtile). A store
 // whose blocks would not be whole boxes or whose registers cannot be
-// picked is left as it is.
+// picked is left as it is (with a warning when N was asked for).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/Allocation.h"
@@ -192,6 +192,11 @@ struct SubtileTmaStoresPass
         }
         if (std::optional<Cut> cut = getCut(store, blocks))
           subtile(store, *cut);
+        else if (chunks > 0)
+          store.copy.emitWarning("TMA store not cut into ")
+              << chunks.getValue() << " column blocks: each block must be whole TMA "
+              << "boxes of its tensor map, held in registers by the threads "
+                 "that hold it in the tile";
       }
     }
   }

@@ -1,5 +1,6 @@
 // RUN: tk-opt %s -split-input-file -tkgpu-subtile-tma-stores | FileCheck %s
 // RUN: tk-opt %s -split-input-file -tkgpu-subtile-tma-stores=chunks=2 | FileCheck %s --check-prefix=TWO
+// RUN: tk-opt %s -split-input-file -tkgpu-subtile-tma-stores=chunks=8 2>&1 | FileCheck %s --check-prefix=EIGHT
 // tkgpu-subtile-tma-stores: a TMA store staged by its own local_alloc is
 // stored in column blocks of whole TMA boxes through a ring, so that the
 // staging takes one or two blocks of shared memory, by default only where
@@ -36,6 +37,12 @@
 // CHECK-NEXT: tkgpu.async_tma_copy_local_to_global
 // CHECK-NOT: tkgpu.async_tma_copy_local_to_global
 // CHECK: tkgpu.local_dealloc
+// Eight blocks of 32 columns would split the 64-column TMA box: the store
+// stays whole, with a warning.
+// EIGHT: warning: TMA store not cut into 8 column blocks: each block must be whole TMA boxes
+// EIGHT-LABEL: func.func @too_big(
+// EIGHT-NOT: tkgpu.extract_slice
+// EIGHT: tkgpu.async_tma_copy_local_to_global {{.*}} !tkgpu.memdesc<128x256xf16
 // TWO-LABEL: func.func @too_big(
 // TWO: tkgpu.local_alloc !tkgpu.memdesc<1x128x128xf16
 // TWO: tkgpu.extract_slice %{{.*}} at [0, 0] : {{.*}} -> tensor<128x128xf16

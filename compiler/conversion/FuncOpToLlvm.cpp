@@ -92,6 +92,15 @@ struct FuncOpConversion : public OpConversionPattern<func::FuncOp> {
         llvmFunc->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                           rewriter.getI32IntegerAttr(
                               getEntryRegisters(state.module, threads)));
+      // cluster_size=: PTX .explicitcluster and .reqnctapercluster, which
+      // make a plain launch run the grid in clusters of that many CTAs.
+      // sm_80 has no clusters; there the programs run unclustered (the
+      // cluster is a matter of speed, never of results).
+      if (unsigned cluster = getClusterSize(state.module);
+          cluster > 1 && getComputeCapability(getTarget(state.module)) >= 90)
+        llvmFunc->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                          rewriter.getDenseI32ArrayAttr(
+                              {int32_t(cluster), 1, 1}));
     } else {
       llvmFunc.setLinkage(LLVM::Linkage::Internal);
     }

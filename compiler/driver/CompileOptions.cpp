@@ -49,6 +49,7 @@ IRGenOptions CompileOptions::getIRGenOptions() const {
   result.numWarps = numWarps;
   result.numStages = numStages;
   result.maxRegisters = maxRegisters;
+  result.clusterSize = clusterSize;
   result.autotuneConfig = autotuneConfig;
   result.assumptions = assumptions;
   result.assumeAlignedPointers = assumeAlignedPointers;

@@ -57,6 +57,9 @@ struct CompileOptions {
   /// Triton's option): ptxas' cap, and with warp specialization the pool
   /// the partitions share, so that more programs fit on an SM.
   std::optional<unsigned> maxRegisters;
+  /// --cluster-size: consecutive programs along x launched as one
+  /// thread-block cluster (the kernel's cluster_size=; sm_90a).
+  std::optional<unsigned> clusterSize;
   /// Which @autotune config provides values -D leaves unset (default the
   /// first).
   unsigned autotuneConfig = 0;

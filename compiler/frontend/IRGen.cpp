@@ -246,6 +246,11 @@ static bool isValidMaxRegisters(int64_t value) {
   return value >= 24 && value <= 256 && value % 8 == 0;
 }
 
+/// A thread-block cluster of at most 8 CTAs (the portable size) along x.
+static bool isValidClusterSize(int64_t value) {
+  return value == 1 || value == 2 || value == 4 || value == 8;
+}
+
 KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
   KernelConfig config;
   std::set<std::string> constexprNames, paramNames;
@@ -272,6 +277,9 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
                      std::to_string(n));
     if (key == "num_ctas" && n != 1)
       error(loc, "num_ctas other than 1 is not supported");
+    if (key == "cluster_size" && !isValidClusterSize(n))
+      error(loc, "cluster_size must be 1, 2, 4 or 8, got " +
+                     std::to_string(n));
     if (key == "maxnreg" && !isValidMaxRegisters(n))
       error(loc, "maxnreg must be a multiple of 8 between 24 and 256, got " +
                      std::to_string(n));
@@ -294,6 +302,7 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
   };
 
   std::optional<unsigned> decoratorWarps, decoratorStages, decoratorMaxnreg;
+  std::optional<unsigned> decoratorCluster;
   std::optional<unsigned> configWarps, configStages, configMaxnreg;
   for (const ast::Decorator &decorator : kernel.decorators) {
     std::string base = getDecoratorBaseName(decorator.name);
@@ -312,6 +321,11 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
         if (kw.name == "maxnreg") {
           Value value = evaluateConstant(*kw.value, kw.name);
           decoratorMaxnreg = readLaunchSetting(kw.name, value, kw.value->loc);
+          continue;
+        }
+        if (kw.name == "cluster_size") {
+          Value value = evaluateConstant(*kw.value, kw.name);
+          decoratorCluster = readLaunchSetting(kw.name, value, kw.value->loc);
           continue;
         }
         if (kw.name == "do_not_specialize") {
@@ -336,7 +350,8 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
           continue; // Triton options with no meaning here.
         error(kw.loc, "unknown argument '" + kw.name + "' of @" +
                           decorator.name + " (expected num_warps, "
-                                           "num_stages, maxnreg or "
+                                           "num_stages, maxnreg, "
+                                           "cluster_size or "
                                            "do_not_specialize)");
       }
       continue;
@@ -456,6 +471,7 @@ KernelConfig IRGen::readDecorators(const ast::FunctionDef &kernel) {
     config.maxRegisters = configMaxnreg;
   else
     config.maxRegisters = decoratorMaxnreg;
+  config.clusterSize = options.clusterSize.value_or(decoratorCluster.value_or(1));
   return config;
 }
 
@@ -704,6 +720,9 @@ void IRGen::emitKernel(const ast::FunctionDef &kernel,
   if (config.maxRegisters)
     moduleOp->getOperation()->setAttr(
         "tk.maxnreg", b.getI32IntegerAttr(*config.maxRegisters));
+  if (config.clusterSize > 1)
+    moduleOp->getOperation()->setAttr(
+        "tk.cluster_size", b.getI32IntegerAttr(config.clusterSize));
   moduleOp->getOperation()->setAttr("tk.source",
                                     b.getStringAttr(fileName.getValue()));
 }

@@ -57,6 +57,9 @@ struct IRGenOptions {
   std::optional<unsigned> numStages;
   /// Overrides the kernel's maxnreg= (registers per thread at most).
   std::optional<unsigned> maxRegisters;
+  /// Overrides the kernel's cluster_size= (programs per thread-block
+  /// cluster along x).
+  std::optional<unsigned> clusterSize;
   /// Which @autotune config supplies constexpr values that -D leaves unset.
   unsigned autotuneConfig = 0;
   std::vector<ArgAssumption> assumptions;

@@ -95,6 +95,9 @@ struct KernelConfig {
   unsigned numStages = 3;
   /// maxnreg= (registers per thread at most), when set.
   std::optional<unsigned> maxRegisters;
+  /// cluster_size= (consecutive programs along x launched as one
+  /// thread-block cluster), when above 1.
+  unsigned clusterSize = 1;
   /// Values from the selected @autotune config, by constexpr name.
   std::map<std::string, Value> autotuneValues;
   /// Every @autotune config, for the tk.autotune attribute.

@@ -215,6 +215,16 @@ llvm::Error Kernel::run(const LaunchGrid &grid, llvm::ArrayRef<uint64_t> args,
       return llvm::createStringError("kernel '" + program.name +
                                      "': negative grid dimension " +
                                      std::to_string(n));
+  // The GPU's launch refuses this grid (the cubin declares the cluster):
+  // the same message as libtkrt's (checkGrid).
+  if (program.clusterSize > 1 && grid.x % program.clusterSize != 0)
+    return llvm::createStringError(
+        "kernel '" + program.name + "' runs in thread-block clusters of " +
+        std::to_string(program.clusterSize) +
+        " programs along x (cluster_size=); grid (" + std::to_string(grid.x) +
+        "," + std::to_string(grid.y) + "," + std::to_string(grid.z) +
+        ") has " + std::to_string(grid.x) + " along x, not a multiple of " +
+        std::to_string(program.clusterSize));
   if (llvm::Error error = checkSpecs(program, args))
     return error;
   if (grid.x == 0 || grid.y == 0 || grid.z == 0)

@@ -73,6 +73,10 @@ struct RangeCache {
 
 struct KernelProgram {
   std::string name;
+  /// Programs per thread-block cluster along x (the module's
+  /// tk.cluster_size): a launch's grid x must be a multiple of it, as on
+  /// the GPU.
+  int64_t clusterSize = 1;
   std::vector<KernelParam> params;
   /// Frame offset of each parameter's slot.
   std::vector<uint32_t> paramSlots;

@@ -273,6 +273,10 @@ Error ProgramBuilder::emitParallelCopy(Operation *op, ValueRange sources,
 
 Error ProgramBuilder::build(func::FuncOp kernel) {
   program.name = kernel.getSymName().str();
+  if (auto module = kernel->getParentOfType<mlir::ModuleOp>())
+    if (auto cluster =
+            module->getAttrOfType<mlir::IntegerAttr>("tk.cluster_size"))
+      program.clusterSize = cluster.getInt();
   if (kernel.isExternal())
     return fail(kernel, "kernel '" + program.name + "' has no body");
   if (!kernel.getBody().hasOneBlock())

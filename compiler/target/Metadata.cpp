@@ -84,6 +84,7 @@ tk::collectKernelMetadata(mlir::ModuleOp module, llvm::StringRef kernelName) {
                     .value_or(md.numWarps);
   md.numStages = intAttr(moduleOp, {"tk.num_stages"}).value_or(md.numStages);
   md.sharedBytes = intAttr(moduleOp, {"tkgpu.shared_bytes"}).value_or(0);
+  md.clusterSize = intAttr(moduleOp, {"tk.cluster_size"}).value_or(1);
   if (auto source = moduleOp->getAttrOfType<mlir::StringAttr>("tk.source"))
     md.source = source.str();
 
@@ -211,6 +212,8 @@ std::string tk::buildMetadataJson(const KernelMetadata &md) {
     json.attribute("num_warps", md.numWarps);
     json.attribute("num_stages", md.numStages);
     json.attribute("shared_bytes", static_cast<int64_t>(md.sharedBytes));
+    if (md.clusterSize > 1)
+      json.attribute("cluster_size", md.clusterSize);
     if (!md.binary.empty()) {
       json.attribute("binary", md.binary);
       json.attribute("binary_kind", md.binaryKind);

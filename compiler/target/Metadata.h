@@ -62,6 +62,9 @@ struct KernelMetadata {
   int numWarps = 4;
   int numStages = 3;
   uint64_t sharedBytes = 0;
+  /// Programs per thread-block cluster along x (the kernel's
+  /// cluster_size=); written only when above 1.
+  int clusterSize = 1;
   std::string binary;              // file name of the cubin/PTX, may be empty
   std::string binaryKind = "cubin"; // "cubin" or "ptx"
   std::string tkIr;                 // optional: tk IR for the CPU interpreter

@@ -290,6 +290,13 @@ unsigned mlir::tkgpu::getMaxRegisters(Operation *op) {
   return attr ? attr.getInt() : 0;
 }
 
+unsigned mlir::tkgpu::getClusterSize(Operation *op) {
+  ModuleOp module = getEnclosingModule(op);
+  auto attr = module ? module->getAttrOfType<IntegerAttr>("tk.cluster_size")
+                     : IntegerAttr();
+  return attr ? attr.getInt() : 1;
+}
+
 unsigned mlir::tkgpu::getEntryRegisters(Operation *op, unsigned threads) {
   constexpr unsigned kRegistersPerSm = 65536;
   unsigned share = threads ? kRegistersPerSm / threads : 248;

@@ -143,6 +143,9 @@ unsigned getTotalNumWarps(Operation *op);
 unsigned getEntryRegisters(Operation *op, unsigned threads);
 /// The module's `tk.maxnreg`; 0 when absent.
 unsigned getMaxRegisters(Operation *op);
+/// The module's `tk.cluster_size` (programs per thread-block cluster along
+/// x, the kernel's cluster_size=); 1 when absent.
+unsigned getClusterSize(Operation *op);
 /// `tkgpu.threads_per_warp`; 32 when absent.
 unsigned getThreadsPerWarp(Operation *op);
 /// `tkgpu.target`, e.g. "sm_90a"; empty when absent.

@@ -271,6 +271,13 @@ void tk::checkGrid(const Metadata &metadata, const Grid &grid,
                 std::to_string(device.maxGrid[0]) + ", " +
                 std::to_string(device.maxGrid[1]) + ", " +
                 std::to_string(device.maxGrid[2]) + ")");
+  if (metadata.clusterSize > 1 && grid.x % metadata.clusterSize != 0)
+    throw Error("kernel '" + metadata.name + "' runs in thread-block "
+                "clusters of " + std::to_string(metadata.clusterSize) +
+                " programs along x (cluster_size=); grid " + grid.toString() +
+                " has " + std::to_string(grid.x) +
+                " along x, not a multiple of " +
+                std::to_string(metadata.clusterSize));
 }
 
 void tk::checkKernelFitsDevice(const Metadata &metadata,

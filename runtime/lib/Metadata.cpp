@@ -222,6 +222,8 @@ Metadata Metadata::parse(std::string_view jsonText, const std::string &origin) {
     md.numStages = static_cast<int>(fields.integer("num_stages", *v, 0, 64));
   md.sharedBytes = static_cast<uint64_t>(fields.integer(
       "shared_bytes", fields.required("shared_bytes"), 0, INT32_MAX));
+  if (const json::Value *v = fields.optional("cluster_size"))
+    md.clusterSize = static_cast<int>(fields.integer("cluster_size", *v, 1, 8));
 
   const json::Value *binary = fields.optional("binary");
   const json::Value *tkIr = fields.optional("tk_ir");
@@ -285,6 +287,10 @@ void Metadata::validate(const std::string &origin) const {
     fail("num_stages is negative");
   if (sharedBytes > static_cast<uint64_t>(INT32_MAX))
     fail("shared_bytes is too large");
+  if (clusterSize != 1 && clusterSize != 2 && clusterSize != 4 &&
+      clusterSize != 8)
+    fail("cluster_size is " + std::to_string(clusterSize) +
+         ", expected 1, 2, 4 or 8");
   if (binary.empty() && tkIr.empty())
     fail("neither 'binary' nor 'tk_ir' names a file to run");
   if (gridRank < 1 || gridRank > 3)
@@ -401,6 +407,8 @@ std::string Metadata::toJson() const {
   field("num_warps", std::to_string(numWarps), false);
   field("num_stages", std::to_string(numStages), false);
   field("shared_bytes", std::to_string(sharedBytes), false);
+  if (clusterSize > 1)
+    field("cluster_size", std::to_string(clusterSize), false);
   if (!binary.empty()) {
     field("binary", json::quote(binary), false);
     field("binary_kind", json::quote(binaryKindName(binaryKind)), false);

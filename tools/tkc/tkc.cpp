@@ -68,6 +68,12 @@ static cl::opt<std::string>
                           "from 24 to 256 (overrides the kernel's "
                           "maxnreg=)"),
                  cl::value_desc("N"), cl::cat(tkcCategory));
+static cl::opt<std::string>
+    clusterSize("cluster-size",
+                cl::desc("sm_90a: launch consecutive programs along x in "
+                         "thread-block clusters of N (1, 2, 4 or 8; "
+                         "overrides the kernel's cluster_size=)"),
+                cl::value_desc("N"), cl::cat(tkcCategory));
 static cl::opt<std::string> arch("arch",
                                  cl::desc("Target GPU: sm_90a or sm_80"),
                                  cl::value_desc("arch"), cl::init("sm_90a"),
@@ -335,6 +341,13 @@ int main(int argc, char **argv) {
     if (!problem.empty())
       return fail("--" + problem);
     options.maxRegisters = unsigned(parseCount(maxRegisters));
+  }
+  if (clusterSize.getNumOccurrences()) {
+    long long n = parseCount(clusterSize);
+    if (n != 1 && n != 2 && n != 4 && n != 8)
+      return fail("--cluster-size must be 1, 2, 4 or 8, got '" +
+                  clusterSize + "'");
+    options.clusterSize = unsigned(n);
   }
   if (std::string problem = tk::checkArch(arch); !problem.empty())
     return fail(problem);

@@ -31,7 +31,8 @@ void checkArgumentsInto(const Metadata &metadata, const ArgValue *args,
                         size_t count, std::vector<ArgValue> &checked);
 
 /// Throws tk::Error if a grid dimension is negative or exceeds the
-/// device's limit.
+/// device's limit, or if a clustered kernel's grid x is not a multiple of
+/// its cluster size.
 void checkGrid(const Metadata &metadata, const Grid &grid,
                const DeviceInfo &device);
 

@@ -75,6 +75,10 @@ struct Metadata {
   int numWarps = 4;            // blockDim.x = numWarps * 32
   int numStages = 1;
   uint64_t sharedBytes = 0;    // dynamic shared memory per block
+  /// Programs per thread-block cluster along x (1, 2, 4 or 8): the cubin
+  /// declares it (.reqnctapercluster), so a plain launch runs clusters;
+  /// grid x must be a multiple of it.
+  int clusterSize = 1;
   std::string binary;          // file name, relative to the .json's folder
   BinaryKind binaryKind = BinaryKind::Cubin;
   std::string tkIr;            // optional: tk IR for the CPU interpreter

@@ -300,6 +300,24 @@ TEST_F(ArgCheckTest, PackedArgumentsAreCanonicalized) {
   EXPECT_EQ(checkArguments(k.metadata(), args)[0].asSigned(), -128);
 }
 
+// cluster_size: the cubin declares the cluster, so the backend launches as
+// usual; a grid x that is not a multiple of it is refused before.
+TEST_F(ArgCheckTest, ClusterGrid) {
+  Kernel k = load("x", R"([{"name": "n", "type": "i32"}])",
+                  R"(, "cluster_size": 2)");
+  EXPECT_EQ(k.metadata().clusterSize, 2);
+  EXPECT_EQ(errorOf([&] { k.launch({3}, 1); }),
+            "kernel 'x' runs in thread-block clusters of 2 programs along x "
+            "(cluster_size=); grid (3,1,1) has 3 along x, not a multiple of "
+            "2");
+  EXPECT_TRUE(state->launches.empty());
+  k.launch({4, 3}, 1);
+  ASSERT_EQ(state->launches.size(), 1u);
+  // Without the field: any grid.
+  load("y", R"([{"name": "n", "type": "i32"}])").launch({3}, 1);
+  EXPECT_EQ(state->launches.size(), 2u);
+}
+
 TEST_F(ArgCheckTest, Grid) {
   Kernel k = load("x", R"([{"name": "n", "type": "i32"}])");
   EXPECT_EQ(errorOf([&] { k.launch({2147483648ll}, 1); }),

@@ -225,6 +225,24 @@ TEST(Metadata, OtherValidation) {
             "k.json: missing field 'binary'");
 }
 
+TEST(Metadata, ClusterSize) {
+  EXPECT_EQ(Metadata::parse(kSoftmax, "k.json").clusterSize, 1);
+  std::string clustered =
+      edited("\"shared_bytes\": 4096,", "\"shared_bytes\": 4096, \"cluster_size\": 4,");
+  Metadata md = Metadata::parse(clustered, "k.json");
+  EXPECT_EQ(md.clusterSize, 4);
+  EXPECT_EQ(Metadata::parse(md.toJson(), "again.json").clusterSize, 4);
+  EXPECT_NE(md.toJson().find("\"cluster_size\": 4"), std::string::npos);
+  EXPECT_EQ(Metadata::parse(kSoftmax, "k.json").toJson().find("cluster_size"),
+            std::string::npos);
+  EXPECT_EQ(errorOf(edited("\"shared_bytes\": 4096,",
+                           "\"shared_bytes\": 4096, \"cluster_size\": 3,")),
+            "k.json: cluster_size is 3, expected 1, 2, 4 or 8");
+  EXPECT_NE(errorOf(edited("\"shared_bytes\": 4096,",
+                           "\"shared_bytes\": 4096, \"cluster_size\": 16,")),
+            "");
+}
+
 TEST(Metadata, ToJsonRoundTrips) {
   Metadata md = Metadata::parse(kSoftmax, "k.json");
   std::string text = md.toJson();

@@ -135,7 +135,7 @@ const std::vector<BuiltinInfo> &getTable() {
       {B::MakeTensorDescriptor,
        "make_tensor_descriptor",
        {"base", "shape", "strides", "block_shape", "padding_option?"}},
-      {B::LoadTensorDescriptor, "load_tensor_descriptor", {"desc", "offsets"}},
+      {B::LoadTensorDescriptor, "load_tensor_descriptor", {"desc", "offsets", "multicast?"}},
       {B::StoreTensorDescriptor,
        "store_tensor_descriptor",
        {"desc", "offsets", "value"}},

@@ -157,9 +157,21 @@ Value IRGen::emitTensorDescriptorBuiltin(BuiltinId id, const BoundArgs &args,
                      "offsets", blockType.shape.size()),
       args.loc("offsets"), "the offsets", ScalarType::I32);
   if (isLoad) {
-    mlir::Value result = mlir::tk::DescriptorLoadOp::create(
+    bool multicast = false;
+    if (args.has("multicast")) {
+      const Value &flag = args.get("multicast");
+      if (!flag.is(Value::Kind::Bool))
+        error(args.loc("multicast"),
+              "multicast= must be a constant bool (True promises that every "
+              "program of the thread-block cluster loads this block), got " +
+                  flag.describe());
+      multicast = flag.getBool();
+    }
+    auto load = mlir::tk::DescriptorLoadOp::create(
         builder, getMLIRType(blockType), base, shape, strides, offsets);
-    return Value::ir(result, blockType);
+    if (multicast)
+      load.setMulticast(true);
+    return Value::ir(load.getResult(), blockType);
   }
   Value value = args.get("value");
   if (!value.isIR() && !value.isNumericConstant())

@@ -14,7 +14,9 @@
 #include "compiler/interpreter/ElementTraits.h"
 #include "compiler/interpreter/Handlers.h"
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 using namespace tk::interp;
 
@@ -71,6 +73,45 @@ bool descriptorLoad(const Instruction &in, Machine &m) {
       });
 }
 
+bool multicastCheck(const Instruction &in, Machine &m) {
+  MulticastLog *log = m.multicast;
+  if (!log)
+    return true;
+  if (!std::equal(m.programId, m.programId + 3, log->program)) {
+    std::copy(m.programId, m.programId + 3, log->program);
+    log->executions.clear();
+  }
+  const int32_t *index = m.at<int32_t>(in.operands[0]);
+  llvm::ArrayRef<int32_t> indices(index, in.count);
+  int64_t cluster = m.programId[0] / int64_t(in.imm);
+  MulticastLog::Key key{cluster, m.programId[1], m.programId[2], &in,
+                        log->executions[&in]++};
+  auto [it, inserted] = log->first.try_emplace(key);
+  if (inserted) {
+    it->second.x = m.programId[0];
+    it->second.indices.assign(indices.begin(), indices.end());
+    return true;
+  }
+  if (llvm::ArrayRef<int32_t>(it->second.indices) == indices)
+    return true;
+  auto show = [](llvm::ArrayRef<int32_t> values) {
+    std::string text = "[";
+    for (size_t i = 0; i < values.size(); ++i)
+      text += (i ? ", " : "") + std::to_string(values[i]);
+    return text + "]";
+  };
+  return m.fail(in, "multicast load: program " + m.programIdString() +
+                        " loads the block at " + show(indices) +
+                        " where program (" + std::to_string(it->second.x) +
+                        ", " + std::to_string(m.programId[1]) + ", " +
+                        std::to_string(m.programId[2]) +
+                        ") of its thread-block cluster loaded " +
+                        show(it->second.indices) + " (execution " +
+                        std::to_string(std::get<4>(key) + 1) +
+                        " of this load); multicast=True promises the same "
+                        "block to every program of a cluster");
+}
+
 template <unsigned Bytes>
 bool descriptorStore(const Instruction &in, Machine &m) {
   using T = typename BitsOfSize<Bytes>::Type;
@@ -97,6 +138,8 @@ Handler tk::interp::selectDescriptorLoad(unsigned elementBytes) {
   }
   return nullptr;
 }
+
+Handler tk::interp::multicastCheckHandler() { return &multicastCheck; }
 
 Handler tk::interp::selectDescriptorStore(unsigned elementBytes) {
   switch (elementBytes) {

@@ -251,6 +251,9 @@ llvm::Error Kernel::run(const LaunchGrid &grid, llvm::ArrayRef<uint64_t> args,
   m.memory = &memory;
   m.rangeCaches = caches.data();
   m.printStream = options.printStream ? options.printStream : &llvm::outs();
+  MulticastLog multicast;
+  if (program.clusterSize > 1)
+    m.multicast = &multicast;
   for (int d = 0; d < 3; ++d)
     m.gridSize[d] = gridSize[d];
 

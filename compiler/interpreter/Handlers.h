@@ -124,6 +124,9 @@ Handler selectStore(unsigned elementBytes, bool masked);
 /// read 0 / are not written. aux: DescriptorAccessInfo (shape = block).
 struct DescriptorAccessInfo : MemoryAccessInfo {};
 Handler selectDescriptorLoad(unsigned elementBytes);
+/// Before a multicast descriptor load: operands[0] the i32 indices, count
+/// the rank, imm the cluster size. Checks the promise (MulticastLog).
+Handler multicastCheckHandler();
 Handler selectDescriptorStore(unsigned elementBytes);
 
 enum class AtomicOp : uint8_t { Add, Max, Min, UMax, UMin, Xchg, And, Or, Xor };

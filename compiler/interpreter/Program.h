@@ -18,12 +18,15 @@
 
 #include "compiler/interpreter/Interpreter.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/Twine.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -96,6 +99,23 @@ struct KernelProgram {
   }
 };
 
+/// What `desc.load(..., multicast=True)` promised, over one launch: that
+/// the programs of a thread-block cluster load the same blocks. The first
+/// program of a cluster to execute a multicast load the k-th time records
+/// its indices; the others must match them.
+struct MulticastLog {
+  /// (cluster along x, program y, program z, the load's instruction, k).
+  using Key = std::tuple<int64_t, int64_t, int64_t, const void *, uint64_t>;
+  struct First {
+    int64_t x = 0; ///< the recording program's x
+    llvm::SmallVector<int32_t, 5> indices;
+  };
+  std::map<Key, First> first;
+  /// How often the running program executed each multicast load.
+  llvm::DenseMap<const void *, uint64_t> executions;
+  int64_t program[3] = {-1, -1, -1};
+};
+
 /// The state of one run.
 struct Machine {
   char *frame = nullptr;
@@ -107,6 +127,9 @@ struct Machine {
   const MemoryRegistry *memory = nullptr;
   RangeCache *rangeCaches = nullptr;
   llvm::raw_ostream *printStream = nullptr;
+  /// Set when the kernel runs in clusters (its multicast loads are
+  /// checked).
+  MulticastLog *multicast = nullptr;
   /// The first error, as a complete message.
   std::string error;
 

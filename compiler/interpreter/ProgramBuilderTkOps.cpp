@@ -153,6 +153,11 @@ Error ProgramBuilder::emitDescriptorAccess(Operation *op, Value base,
   uint32_t offsets = allocate(4 * indices.size());
   for (size_t d = 0; d < indices.size(); ++d)
     emit(op, copyHandler(), offsets + 4 * d, {get(indices[d]).offset}, 1, 4);
+  // multicast=True in a clustered kernel: its promise is checked first.
+  auto load = dyn_cast<mlir::tk::DescriptorLoadOp>(op);
+  if (load && load.getMulticast() && program.clusterSize > 1)
+    emit(op, multicastCheckHandler(), kNoSlot, {offsets},
+         uint32_t(indices.size()), program.clusterSize);
   auto *info = program.makeAux<DescriptorAccessInfo>();
   info->shape.dims.assign(block.getShape().begin(), block.getShape().end());
   info->cacheIndex = program.numRangeCaches++;

@@ -27,9 +27,15 @@ def Tk_DescriptorLoadOp : Tk_Op<"descriptor_load",
     element (indices[k] + jk); elements outside [0, shape) in any
     dimension, negative indices included, read as zero (what TMA does).
     The last stride is 1 (the frontend requires the constant 1).
+
+    `multicast` (`desc.load([...], multicast=True)`) promises that every
+    program of the kernel's thread-block cluster (cluster_size=) executes
+    this load, the k-th time, with the same indices, so that the cluster
+    can fetch the block once. The interpreter checks the promise.
   }];
   let arguments = (ins Tk_PtrType:$base, Variadic<I64>:$shape,
-                   Variadic<I64>:$strides, Variadic<I32>:$indices);
+                   Variadic<I64>:$strides, Variadic<I32>:$indices,
+                   UnitAttr:$multicast);
   let results = (outs Tk_Tensor:$result);
   let assemblyFormat = [{
     $base `[` $indices `]` `shape` `[` $shape `]` `strides` `[` $strides `]`

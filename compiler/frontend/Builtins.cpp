@@ -24,6 +24,7 @@ const std::vector<BuiltinInfo> &getTable() {
   static const std::vector<BuiltinInfo> table = {
       {B::ProgramId, "program_id", {"axis"}},
       {B::NumPrograms, "num_programs", {"axis"}},
+      {B::ClusterRank, "cluster_rank", {}},
       {B::Arange, "arange", {"start", "end"}},
       {B::Zeros, "zeros", {"shape", "dtype"}},
       {B::ZerosLike, "zeros_like", {"input", "dtype?"}},

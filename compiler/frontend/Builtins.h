@@ -18,7 +18,7 @@ namespace tk::irgen {
 
 enum class BuiltinId : unsigned {
   // Program instance
-  ProgramId, NumPrograms,
+  ProgramId, NumPrograms, ClusterRank,
   // Block creation
   Arange, Zeros, ZerosLike, Full, FullLike,
   // Memory

@@ -524,6 +524,7 @@ static mlir::Attribute toAttribute(mlir::Builder &b, const Value &value) {
 
 void IRGen::emitKernel(const ast::FunctionDef &kernel,
                        const KernelConfig &config) {
+  clusterSize = config.clusterSize;
   // Collect -D values (a later one wins) and check their names.
   std::map<std::string, std::string> defines;
   for (const auto &[name, text] : options.defines)

@@ -636,6 +636,21 @@ Value IRGen::callBuiltin(BuiltinId id, const CallArgs &callArgs,
     return Value::ir(result, DType(ScalarType::I32));
   }
 
+  case BuiltinId::ClusterRank: {
+    // The CTAs of a cluster are consecutive along x (cluster_size=), so
+    // the rank is program_id(0) mod the size: %cluster_ctarank on sm_90a,
+    // and the same number where programs run unclustered (sm_80, the
+    // interpreter).
+    if (clusterSize == 1)
+      return Value::ir(mlir::arith::ConstantIntOp::create(builder, 0, 32),
+                       DType(ScalarType::I32));
+    mlir::Value pid = mlir::tk::ProgramIdOp::create(builder, 0u);
+    mlir::Value size =
+        mlir::arith::ConstantIntOp::create(builder, clusterSize, 32);
+    return Value::ir(mlir::arith::RemSIOp::create(builder, pid, size),
+                     DType(ScalarType::I32));
+  }
+
   case BuiltinId::Arange: {
     int64_t start = requireInt(args.get("start"), args.loc("start"),
                                "the start of arange()");

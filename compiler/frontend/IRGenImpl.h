@@ -374,6 +374,8 @@ public:
   mlir::StringAttr fileName;
   mlir::OwningOpRef<mlir::ModuleOp> moduleOp;
   std::vector<Frame> frames;
+  /// The kernel's cluster_size= (cluster_rank()).
+  unsigned clusterSize = 1;
   /// Helpers being inlined, outermost first (for recursion detection).
   std::vector<const ast::FunctionDef *> callStack;
 };

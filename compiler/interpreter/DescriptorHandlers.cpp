@@ -86,6 +86,8 @@ bool multicastCheck(const Instruction &in, Machine &m) {
   int64_t cluster = m.programId[0] / int64_t(in.imm);
   MulticastLog::Key key{cluster, m.programId[1], m.programId[2], &in,
                         log->executions[&in]++};
+  log->counts[{cluster, m.programId[1], m.programId[2], &in}]
+             [m.programId[0]] = std::get<4>(key) + 1;
   auto [it, inserted] = log->first.try_emplace(key);
   if (inserted) {
     it->second.x = m.programId[0];

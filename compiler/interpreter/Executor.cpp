@@ -11,6 +11,7 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace tk::interp;
@@ -200,6 +201,40 @@ static llvm::Error checkSpecs(const KernelProgram &program,
   return llvm::Error::success();
 }
 
+/// After a clustered launch: every program of a cluster ran each multicast
+/// load as often as the others (programs that never ran it count 0).
+static bool checkMulticastCounts(const MulticastLog &log, int64_t gridX,
+                                 Machine &m) {
+  int64_t size = m.program->clusterSize;
+  for (const auto &entry : log.counts) {
+    const std::map<int64_t, uint64_t> &perProgram = entry.second;
+    auto [cluster, y, z, site] = entry.first;
+    int64_t lo = cluster * size, hi = std::min(gridX, lo + size);
+    auto times = [](uint64_t n) {
+      return n == 1 ? std::string("once") : std::to_string(n) + " times";
+    };
+    auto countOf = [&](int64_t x) {
+      auto it = perProgram.find(x);
+      return it == perProgram.end() ? uint64_t(0) : it->second;
+    };
+    for (int64_t x = lo + 1; x < hi; ++x) {
+      if (countOf(x) == countOf(lo))
+        continue;
+      m.programId[0] = x;
+      m.programId[1] = y;
+      m.programId[2] = z;
+      return m.fail(*static_cast<const Instruction *>(site),
+                    "multicast load: program " + m.programIdString() +
+                        " ran it " + times(countOf(x)) + ", program (" +
+                        std::to_string(lo) + ", " + std::to_string(y) + ", " +
+                        std::to_string(z) + ") of its thread-block cluster " +
+                        times(countOf(lo)) + "; multicast=True needs every program of a "
+                        "cluster to run it equally often");
+    }
+  }
+  return true;
+}
+
 llvm::Error Kernel::run(const LaunchGrid &grid, llvm::ArrayRef<uint64_t> args,
                         const MemoryRegistry &memory,
                         const RunOptions &options) const {
@@ -282,6 +317,8 @@ llvm::Error Kernel::run(const LaunchGrid &grid, llvm::ArrayRef<uint64_t> args,
       }
     }
   }
+  if (m.multicast && !checkMulticastCounts(*m.multicast, grid.x, m))
+    return failure();
   m.printStream->flush();
   return llvm::Error::success();
 }

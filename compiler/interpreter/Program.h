@@ -111,6 +111,12 @@ struct MulticastLog {
     llvm::SmallVector<int32_t, 5> indices;
   };
   std::map<Key, First> first;
+  /// (cluster along x, y, z, the load) -> program x -> its executions: at
+  /// the end of the launch every program of a cluster must have run each
+  /// multicast load equally often (on the GPU a peer would wait forever).
+  std::map<std::tuple<int64_t, int64_t, int64_t, const void *>,
+           std::map<int64_t, uint64_t>>
+      counts;
   /// How often the running program executed each multicast load.
   llvm::DenseMap<const void *, uint64_t> executions;
   int64_t program[3] = {-1, -1, -1};

@@ -186,9 +186,23 @@ struct ArriveBarrierConversion : OpConversionPattern<ArriveBarrierOp> {
                              createI32(rewriter, loc, 0));
     Value arrive =
         LLVM::AndOp::create(rewriter, loc, laneZero, adaptor.getPred());
+    unsigned cluster = op.getCluster() ? getClusterSize(op) : 1;
     createIfThen(rewriter, loc, arrive, [&](RewriterBase &b) {
-      NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), barrier,
-                                     /*count=*/Value());
+      if (cluster == 1) {
+        NVVM::MBarrierArriveOp::create(b, loc, /*res=*/Type(), barrier,
+                                       /*count=*/Value());
+        return;
+      }
+      // The same barrier in every CTA of the cluster.
+      auto remoteType = LLVM::LLVMPointerType::get(
+          b.getContext(), unsigned(NVVM::NVVMMemorySpace::SharedCluster));
+      for (unsigned rank = 0; rank < cluster; ++rank) {
+        Value remote = NVVM::MapaOp::create(b, loc, remoteType, barrier,
+                                            createI32(b, loc, rank));
+        NVVM::MBarrierArriveOp::create(
+            b, loc, /*res=*/Type(), remote, /*count=*/Value(),
+            NVVM::MemScopeKind::CLUSTER, /*relaxed=*/false);
+      }
     });
     rewriter.eraseOp(op);
     return success();
@@ -236,15 +250,33 @@ struct TmaLoadConversion : OpConversionPattern<AsyncTmaCopyGlobalToLocalOp> {
     // In statement order (argument evaluation order differs by compiler).
     Value issue = issuingThreadAnd(rewriter, loc, adaptor.getPred());
     Value desc = genericDescriptor(rewriter, loc, adaptor.getDesc());
-    for (const TmaBox &box : getTmaBoxes(op.getResult().getType())) {
+    // Multicast: CTA r issues boxes r, r + R, ... to all R CTAs.
+    unsigned cluster = op.getMulticast() ? getClusterSize(op) : 1;
+    Value rank, mask;
+    if (cluster > 1) {
+      rank = NVVM::ClusterId::create(rewriter, loc, rewriter.getI32Type());
+      mask = LLVM::ConstantOp::create(
+          rewriter, loc, rewriter.getI16Type(),
+          rewriter.getI16IntegerAttr((1 << cluster) - 1));
+    }
+    for (auto [index, box] :
+         llvm::enumerate(getTmaBoxes(op.getResult().getType()))) {
       SmallVector<Value> coords =
           boxCoordinates(rewriter, loc, adaptor.getCoords(), box);
       Value dst = boxAddress(rewriter, loc, adaptor.getResult(), box);
+      Value pred = issue;
+      if (cluster > 1)
+        pred = LLVM::AndOp::create(
+            rewriter, loc, issue,
+            LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                 rank,
+                                 createI32(rewriter, loc,
+                                           int32_t(index % cluster))));
       NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
           rewriter, loc, dst, desc, coords, adaptor.getBarrier(),
-          /*im2colOffsets=*/ValueRange(), /*multicastMask=*/Value(),
+          /*im2colOffsets=*/ValueRange(), /*multicastMask=*/mask,
           /*l2CacheHint=*/Value(), NVVM::TMALoadMode::TILE,
-          /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(), issue);
+          /*isCTAOnly=*/false, /*group=*/NVVM::CTAGroupKindAttr(), pred);
     }
     rewriter.eraseOp(op);
     return success();
@@ -274,6 +306,23 @@ struct TmaStoreConversion : OpConversionPattern<AsyncTmaCopyLocalToGlobalOp> {
   }
 };
 
+struct ClusterBarrierConversion : OpConversionPattern<ClusterBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(ClusterBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (getClusterSize(op) > 1) {
+      if (op.getAfterBarrierInit())
+        NVVM::FenceMbarrierInitOp::create(rewriter, loc);
+      NVVM::ClusterArriveOp::create(rewriter, loc, /*aligned=*/nullptr);
+      NVVM::ClusterWaitOp::create(rewriter, loc, /*aligned=*/nullptr);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct TmaStoreWaitConversion : OpConversionPattern<AsyncTmaStoreWaitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -292,5 +341,6 @@ void tkgpu::populateTmaOpToLlvmPatterns(LLVMTypeConverter &converter,
   patterns.add<InitBarrierConversion, BarrierExpectConversion,
                ArriveBarrierConversion, WaitBarrierConversion,
                InvalBarrierConversion, TmaLoadConversion, TmaStoreConversion,
-               TmaStoreWaitConversion>(converter, &converter.getContext());
+               TmaStoreWaitConversion, ClusterBarrierConversion>(
+      converter, &converter.getContext());
 }

@@ -69,8 +69,16 @@ def Tkgpu_ArriveBarrierOp : Tkgpu_Op<"arrive_barrier", [
     accesses, its retired wgmma reads included, happen before the phase
     completes). A barrier that N warps release is initialized with count
     N. The consumers of a tkgpu.warp_specialize free a buffer slot so.
+
+    With `cluster`, in a kernel of cluster_size R > 1 (tk.cluster_size),
+    the arrival goes to the barrier at the same offset in every CTA of the
+    cluster (`mapa`, then `mbarrier.arrive.release.cluster
+    .shared::cluster`): a slot that the cluster's multicast copies fill
+    is free once the consumers of all R CTAs released it, and its barrier
+    counts R times N.
   }];
-  let arguments = (ins Tkgpu_MemDescType:$barrier, I1:$pred);
+  let arguments = (ins Tkgpu_MemDescType:$barrier, I1:$pred,
+                   UnitAttr:$cluster);
   let assemblyFormat = [{
     $barrier `,` $pred attr-dict `:` qualified(type($barrier))
   }];
@@ -121,10 +129,19 @@ def Tkgpu_AsyncTmaCopyGlobalToLocalOp : Tkgpu_Op<"async_tma_copy_global_to_local
     A tensor of higher rank than the buffer takes one coordinate per
     dimension: the leading ones address dimensions the box spans once
     (extent 1; one head of a (Z, H, N, D) tensor into an N x D tile).
+
+    With `multicast`, in a kernel of cluster_size R > 1, every CTA of the
+    cluster loads the same block into the same buffer and barrier
+    offsets, and the copies are shared: CTA r (%cluster_ctarank) issues
+    the boxes whose index is r modulo R, each `.multicast::cluster` to
+    all R CTAs, so every CTA's barrier receives the whole block's bytes.
+    A slot may be refilled only when the consumers of every CTA released
+    it (arrive_barrier's `cluster`), and the barriers must be initialized
+    in every CTA before any copy (cluster_barrier).
   }];
   let arguments = (ins Tkgpu_TensorMapDesc:$desc, Variadic<I32>:$coords,
                    Tkgpu_MemDescType:$result, Tkgpu_MemDescType:$barrier,
-                   I1:$pred);
+                   I1:$pred, UnitAttr:$multicast);
   let assemblyFormat = [{
     $desc `[` $coords `]` $result `,` $barrier `,` $pred attr-dict `:`
     qualified(type($desc)) `,` qualified(type($result)) `,`
@@ -151,6 +168,25 @@ def Tkgpu_AsyncTmaCopyLocalToGlobalOp : Tkgpu_Op<"async_tma_copy_local_to_global
     qualified(type($src))
   }];
   let hasVerifier = 1;
+}
+
+def Tkgpu_ClusterBarrierOp : Tkgpu_Op<"cluster_barrier", [
+    MemoryEffects<[MemRead<Tkgpu_TmaSharedMemory>,
+                   MemWrite<Tkgpu_TmaSharedMemory>]>]> {
+  let summary = "every thread of the thread-block cluster meets here";
+  let description = [{
+    `barrier.cluster.arrive` then `barrier.cluster.wait` (release and
+    acquire by default) by every thread: no CTA of the cluster goes on
+    before all its CTAs' threads arrived, and their earlier shared-memory
+    accesses are visible cluster-wide. With `after_barrier_init`, first
+    `fence.mbarrier_init.release.cluster`, so that the mbarriers each CTA
+    initialized may take peers' arrivals and multicast bytes. A kernel
+    with multicast copies meets so after initializing its barriers and
+    before exiting (a peer may still write its shared memory). Without
+    clusters (cluster_size 1) it is a no-op.
+  }];
+  let arguments = (ins UnitAttr:$after_barrier_init);
+  let assemblyFormat = "attr-dict";
 }
 
 def Tkgpu_AsyncTmaStoreWaitOp : Tkgpu_Op<"async_tma_store_wait", [

@@ -17,6 +17,11 @@ namespace mlir::tkgpu {
 /// buffer is not such a memdesc.
 SmallVector<int64_t> getTmaBoxShape(MemDescType buffer);
 
+/// On a TMA copy from tkgpu-lower-tma: its tk.descriptor_load promised
+/// `multicast` in a clustered kernel (docs/tma.md); tkgpu-warp-specialize
+/// turns such copies into multicast ones.
+inline constexpr llvm::StringLiteral kMulticastPromiseAttr = "tk.multicast";
+
 } // namespace mlir::tkgpu
 
 #endif // TK_DIALECTS_TKGPU_TKGPUTMAOPS_H

@@ -329,8 +329,12 @@ void lowerLoad(tk::DescriptorLoadOp load, TensorMapParams &maps) {
   Value buffer = LocalAllocOp::create(b, loc, bufferType, Value());
   Value yes = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
   BarrierExpectOp::create(b, loc, barrier, getBufferBytes(bufferType), yes);
-  AsyncTmaCopyGlobalToLocalOp::create(b, loc, map, load.getIndices(), buffer,
-                                      barrier, yes);
+  auto copy = AsyncTmaCopyGlobalToLocalOp::create(
+      b, loc, map, load.getIndices(), buffer, barrier, yes);
+  // multicast=True: the promise travels with the copy; only
+  // tkgpu-warp-specialize, which frees slots cluster-wide, acts on it.
+  if (load.getMulticast() && getClusterSize(load) > 1)
+    copy->setAttr(kMulticastPromiseAttr, b.getUnitAttr());
   Value phase = arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(0));
   WaitBarrierOp::create(b, loc, barrier, phase);
   InvalBarrierOp::create(b, loc, barrier);

@@ -268,9 +268,11 @@ void tkgpu::emitTmaFetch(OpBuilder &b, TmaLoopPlan &plan, Value bars,
     Value dst = MemDescIndexOp::create(b, load.copy.getLoc(),
                                        load.buffer.getType(), load.buffers,
                                        slot);
-    AsyncTmaCopyGlobalToLocalOp::create(
+    auto copy = AsyncTmaCopyGlobalToLocalOp::create(
         b, load.copy.getLoc(), map.lookupOrDefault(load.copy.getDesc()),
         coords, dst, barrier, exists);
+    if (plan.multicast && load.copy->hasAttr(kMulticastPromiseAttr))
+      copy.setMulticast(true);
   }
 }
 

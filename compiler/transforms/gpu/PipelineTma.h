@@ -37,6 +37,9 @@ struct TmaLoad {
 /// A loop whose TMA loads can be multi-buffered.
 struct TmaLoopPlan {
   scf::ForOp loop;
+  /// The copies with kMulticastPromiseAttr are multicast across the
+  /// cluster (tkgpu-warp-specialize sets this).
+  bool multicast = false;
   unsigned numStages = 1;
   /// The wgmma groups each dot wait leaves in flight (0 or 1).
   unsigned dotPendings = 0;

@@ -298,8 +298,9 @@ SmallVector<Value> emitConsumerLoop(OpBuilder &b, TmaLoopPlan &plan,
     } else {
       release = arith::ConstantOp::create(b, loc, b.getBoolAttr(true));
     }
-    ArriveBarrierOp::create(
+    auto arrive = ArriveBarrierOp::create(
         b, loc, emitSlotBarrier(b, loc, plan, empty, released), release);
+    arrive.setCluster(plan.multicast);
   };
   if (!plan.deferCarriedWaits)
     emitRelease();
@@ -349,11 +350,12 @@ void releaseLastSlot(OpBuilder &b, TmaLoopPlan &plan, Value empty,
                                         ? arith::CmpIPredicate::ult
                                         : arith::CmpIPredicate::slt,
                                     lb, ub);
-  ArriveBarrierOp::create(
+  auto arrive = ArriveBarrierOp::create(
       b, loc,
       emitSlotBarrier(b, loc, plan, empty,
                       emitPreviousSlot(b, loc, slot, plan.numStages)),
       ran);
+  arrive.setCluster(plan.multicast);
 }
 
 /// Whether `plan` can run on `first`'s slots: the same tiles, in order.
@@ -435,10 +437,33 @@ void warpSpecialize(MutableArrayRef<Nest> nests,
   for (TmaLoopPlan &other : plans.drop_front())
     for (auto [load, shared] : llvm::zip(other.loads, plan.loads))
       load.buffers = shared.buffers;
+  // Multicast (a promised load in a clustered kernel): every CTA's copies
+  // fill the slots of all R CTAs, so a slot is free once the consumers of
+  // all of them released it, each arriving on every CTA's barrier.
+  unsigned cluster = getClusterSize(module);
+  bool multicast =
+      cluster > 1 && llvm::any_of(plans, [](TmaLoopPlan &p) {
+        return llvm::any_of(p.loads, [](TmaLoad &load) {
+          return load.copy->hasAttr(kMulticastPromiseAttr);
+        });
+      });
+  for (TmaLoopPlan &each : plans)
+    each.multicast = multicast;
   Value full = allocateSlotBarriers(b, plan, 1);
-  Value empty = allocateSlotBarriers(b, plan, numWarps);
+  Value empty =
+      allocateSlotBarriers(b, plan, multicast ? numWarps * cluster : numWarps);
+  // No copy before every CTA's barriers are initialized.
+  if (multicast)
+    ClusterBarrierOp::create(b, loc, /*after_barrier_init=*/true);
   auto split = WarpSpecializeOp::create(b, loc, kProducerRegisters,
                                         getConsumerRegisters(module, numWarps));
+  // No CTA leaves while a peer may still write its slots or arrive on its
+  // barriers.
+  if (multicast) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(split);
+    ClusterBarrierOp::create(b, loc, /*after_barrier_init=*/false);
+  }
 
   // The producer: the fills of every iteration (of every tile, of every
   // loop).

@@ -19,6 +19,9 @@
 # (examples/matmul_desc_persistent.tk, NUM_SMS programs; at 4 stages of
 # 128x256x64 the warp-specialized one fits only with its TMA store staged
 # in 64-column blocks, which tkgpu-subtile-tma-stores does by itself).
+# persistent-ws-mc (not in the default VARIANTS) is persistent-ws with B
+# multicast in clusters of two (-D MULTICAST=True --cluster-size 2; it
+# needs cdiv(M, BM) to be a multiple of GROUP_M, as 4096 and 8192 are).
 # Each variant is checked and timed. DTYPE=bf16 runs them on bf16 (.npy
 # files of dtype V2 hold the bits; no pointer-path rows, examples/matmul.tk
 # being f16). LEAKY_BENCH=1 also times
@@ -52,6 +55,8 @@ config() { # VARIANT [LEAKY]: SRC, KERNEL and CONFIG for it
   case $1 in persistent*) SRC="$ROOT/examples/matmul_desc_persistent.tk"
                  KERNEL=matmul_desc_persistent; CONFIG+=(-D NUM_SMS=$NUM_SMS) ;; esac
   case $1 in *ws) CONFIG+=(-D WARP_SPECIALIZE=True) ;; esac
+  # persistent-ws-mc: B multicast in clusters of two (docs/tma.md).
+  case $1 in *-mc) CONFIG+=(-D WARP_SPECIALIZE=True -D MULTICAST=True --cluster-size 2) ;; esac
   return 0
 }
 stages() { # VARIANT STAGES...: the stages the variant runs
@@ -133,7 +138,8 @@ for v in $VARIANTS; do
   fi
   for s in $(stages $v 2 3 4); do
     inputs 1000 520 264; check 1000 520 264 $s $v
-    inputs 77 136 40; check 77 136 40 $s $v
+    # (one tile row: a group of one, which multicast pairs cannot share)
+    [[ $v == *-mc ]] || { inputs 77 136 40; check 77 136 40 $s $v; }
   done
   for size in 4096 8192; do
     inputs $size $size $size

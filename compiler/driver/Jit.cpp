@@ -130,6 +130,7 @@ CompileOptions makeCompileOptions(const KernelSource &source,
   result.numWarps = options.numWarps;
   result.numStages = options.numStages;
   result.maxRegisters = options.maxRegisters;
+  result.clusterSize = options.clusterSize;
   result.autotuneConfig = options.autotuneConfig;
   result.arch = options.arch;
   result.assumptions = options.assumptions;
@@ -324,6 +325,7 @@ llvm::Expected<std::string> jit::computeCacheKey(const KernelSource &source,
   key.add("num-warps", orUnset(options.numWarps));
   key.add("num-stages", orUnset(options.numStages));
   key.add("maxnreg", orUnset(options.maxRegisters));
+  key.add("cluster_size", orUnset(options.clusterSize));
   key.add("autotune-config", options.autotuneConfig);
   key.add("arch", options.arch);
   return key.getKey();

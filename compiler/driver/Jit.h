@@ -57,6 +57,8 @@ struct JitOptions {
   std::optional<unsigned> numStages;
   /// maxnreg (CompileOptions::maxRegisters); unset: the kernel's own.
   std::optional<unsigned> maxRegisters;
+  /// cluster_size (CompileOptions::clusterSize); unset: the kernel's own.
+  std::optional<unsigned> clusterSize;
   /// Which @autotune config supplies constexprs the defines leave unset.
   unsigned autotuneConfig = 0;
   std::string arch = "sm_90a";

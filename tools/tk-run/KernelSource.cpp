@@ -108,6 +108,7 @@ llvm::Error KernelModule::load() {
     compileOptions.defines = options.defines;
     compileOptions.numWarps = options.numWarps;
     compileOptions.numStages = options.numStages;
+    compileOptions.clusterSize = options.clusterSize;
     compileOptions.arch = options.arch;
     compileOptions.assumptions = options.assumptions;
     compileOptions.assumeAlignedPointers = options.assumeAlignedPointers;
@@ -206,6 +207,7 @@ static llvm::Expected<LoadedKernel> loadThroughJit(const SourceOptions &options,
   jitOptions.defines = options.defines;
   jitOptions.numWarps = options.numWarps;
   jitOptions.numStages = options.numStages;
+  jitOptions.clusterSize = options.clusterSize;
   jitOptions.arch = options.arch;
   jitOptions.assumptions = options.assumptions;
   jitOptions.assumeAlignedPointers = options.assumeAlignedPointers;

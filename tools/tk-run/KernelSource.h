@@ -32,6 +32,8 @@ struct SourceOptions {
   std::vector<std::pair<std::string, std::string>> defines;
   std::optional<unsigned> numWarps;
   std::optional<unsigned> numStages;
+  /// --cluster-size: overrides the kernel's cluster_size=.
+  std::optional<unsigned> clusterSize;
   std::string arch = "sm_90a";
   /// --assume NAME=16|1 and --assume-aligned-pointers, as tkc's: the
   /// specialization the kernel is compiled with (tk-run checks the bound

@@ -50,6 +50,11 @@ cl::opt<unsigned> numWarps("num-warps", cl::desc("Warps per program (GPU)"),
                            cl::init(0), cl::cat(tkRunCategory));
 cl::opt<unsigned> numStages("num-stages", cl::desc("Pipeline stages (GPU)"),
                             cl::init(0), cl::cat(tkRunCategory));
+cl::opt<unsigned> clusterSize(
+    "cluster-size",
+    cl::desc("Programs per thread-block cluster along x: 1, 2, 4 or 8 "
+             "(overrides the kernel's cluster_size=)"),
+    cl::init(0), cl::cat(tkRunCategory));
 cl::opt<std::string> arch("arch", cl::desc("GPU architecture (with --gpu)"),
                           cl::init("sm_90a"), cl::cat(tkRunCategory));
 cl::opt<std::string> gridText("grid", cl::desc("Programs along x[,y[,z]]"),
@@ -204,6 +209,13 @@ int main(int argc, char **argv) {
     sourceOptions.numWarps = numWarps;
   if (numStages)
     sourceOptions.numStages = numStages;
+  if (clusterSize.getNumOccurrences()) {
+    if (clusterSize != 1 && clusterSize != 2 && clusterSize != 4 &&
+        clusterSize != 8)
+      fatal("--cluster-size must be 1, 2, 4 or 8, got " +
+            Twine(unsigned(clusterSize)));
+    sourceOptions.clusterSize = unsigned(clusterSize);
+  }
   sourceOptions.arch = arch;
   sourceOptions.useCache = !noCache;
   for (const std::string &text : assumptions) {

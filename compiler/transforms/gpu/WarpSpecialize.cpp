@@ -72,6 +72,15 @@
 // after it (when it ran an iteration), since the next loop's fills wrap
 // round to it.
 //
+// Multicast: in a kernel of cluster_size R > 1 whose loads promised
+// `multicast=True` (tk.multicast on the copy, tkgpu-lower-tma), those
+// copies become multicast ones (each CTA issues its share of the boxes to
+// every CTA of the cluster), so a slot is written by every CTA: the empty
+// barriers count R times the consumer warps and every release arrives on
+// the slot's barrier in each CTA (arrive_barrier {cluster}). The cluster
+// meets (cluster_barrier) after the barriers are initialized, before any
+// copy, and after the partitions, before any CTA exits. docs/tma.md.
+//
 // Not rewritten (a warning, and the loop is pipelined as usual): a loop
 // nested deeper or under an if, loads that are not TMA loads feeding
 // warp_group_dots, coordinates that are carried, a producer input that

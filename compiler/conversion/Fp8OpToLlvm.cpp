@@ -2,7 +2,10 @@
 //
 // fp8 values (f8E4M3FN = Triton's float8e4nv, f8E5M2 = float8e5) are bytes
 // in LLVM (the type converter maps them to i8); the frontend only converts
-// them to and from f32 (arith.extf / arith.truncf), and creates constants.
+// them to and from f32 (arith.extf / arith.truncf), and creates constants,
+// but the canonicalizer folds an extf to f32 and a truncf to fp8 into one
+// truncf from f16 or bf16 (and may do the converse), so those come here
+// too, through f32 (exact for both).
 //
 //  * f32 -> fp8 rounds to nearest even and saturates to the largest finite
 //    value (NaN gives 0x7f): on sm_89 and later the hardware instruction
@@ -117,10 +120,16 @@ struct TruncToFp8Conversion : public OpConversionPattern<arith::TruncFOp> {
     std::optional<Fp8Layout> layout = getFp8Layout(op.getType());
     if (!layout || isa<ShapedType>(op.getType()))
       return failure();
-    if (!op.getIn().getType().isF32())
-      return rewriter.notifyMatchFailure(op, "fp8 converts from f32 only");
+    Type source = op.getIn().getType();
+    if (!source.isF32() && !source.isF16() && !source.isBF16())
+      return rewriter.notifyMatchFailure(op, "fp8 converts from f32, f16 "
+                                             "and bf16 only");
     Location loc = op.getLoc();
     Value x = adaptor.getIn();
+    // From f16/bf16 (the canonicalizer folds the frontend's extf to f32
+    // into the truncf): exact in f32.
+    if (!source.isF32())
+      x = LLVM::FPExtOp::create(rewriter, loc, rewriter.getF32Type(), x);
     if (state.computeCapability >= 89) {
       Value zero =
           LLVM::ConstantOp::create(rewriter, loc, rewriter.getF32Type(),
@@ -156,8 +165,10 @@ struct ExtFromFp8Conversion : public OpConversionPattern<arith::ExtFOp> {
     std::optional<Fp8Layout> layout = getFp8Layout(source);
     if (!layout || isa<ShapedType>(source))
       return failure();
-    if (!op.getType().isF32())
-      return rewriter.notifyMatchFailure(op, "fp8 converts to f32 only");
+    Type target = op.getType();
+    if (!target.isF32() && !target.isF16() && !target.isBF16())
+      return rewriter.notifyMatchFailure(op, "fp8 converts to f32, f16 "
+                                             "and bf16 only");
     Location loc = op.getLoc();
     OpBuilder &b = rewriter;
     Type i16 = b.getI16Type(), f16 = b.getF16Type(), f32 = b.getF32Type();
@@ -191,6 +202,9 @@ struct ExtFromFp8Conversion : public OpConversionPattern<arith::ExtFOp> {
           b, loc, negative, LLVM::FNegOp::create(b, loc, magnitude),
           magnitude);
     }
+    // To f16/bf16: every fp8 value is exact there.
+    if (!target.isF32())
+      result = LLVM::FPTruncOp::create(rewriter, loc, target, result);
     rewriter.replaceOp(op, result);
     return success();
   }

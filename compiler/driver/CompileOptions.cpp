@@ -75,6 +75,12 @@ std::string checkMaxRegisters(long long value) {
   return "";
 }
 
+std::string checkClusterSize(long long value) {
+  if (value != 1 && value != 2 && value != 4 && value != 8)
+    return "--cluster-size must be 1, 2, 4 or 8";
+  return "";
+}
+
 std::string checkArch(const std::string &arch) {
   if (arch != "sm_90a" && arch != "sm_80")
     return "--arch must be sm_90a or sm_80, got '" + arch + "'";

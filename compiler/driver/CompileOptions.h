@@ -113,6 +113,7 @@ std::string checkNumWarps(long long value);
 std::string checkNumStages(long long value);
 /// Without the "--": the JIT's KernelOptions::maxRegisters says it too.
 std::string checkMaxRegisters(long long value);
+std::string checkClusterSize(long long value);
 std::string checkArch(const std::string &arch);
 
 } // namespace tk

@@ -61,7 +61,7 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::createCSEPass());
   // After the pipeliner: its multi-buffers decide whether the stores'
   // staging fits.
-  if (tma && switches.epilogueSubtile != 1) {
+  if (tma) {
     mlir::tkgpu::TkgpuSubtileTmaStoresOptions subtileOptions;
     subtileOptions.chunks = switches.epilogueSubtile;
     pm.addPass(mlir::tkgpu::createTkgpuSubtileTmaStores(subtileOptions));

@@ -344,9 +344,8 @@ int main(int argc, char **argv) {
   }
   if (clusterSize.getNumOccurrences()) {
     long long n = parseCount(clusterSize);
-    if (n != 1 && n != 2 && n != 4 && n != 8)
-      return fail("--cluster-size must be 1, 2, 4 or 8, got '" +
-                  clusterSize + "'");
+    if (std::string problem = tk::checkClusterSize(n); !problem.empty())
+      return fail(problem + ", got '" + clusterSize + "'");
     options.clusterSize = unsigned(n);
   }
   if (std::string problem = tk::checkArch(arch); !problem.empty())

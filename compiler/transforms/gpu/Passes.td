@@ -181,7 +181,8 @@ def TkgpuSubtileTmaStores
     memory rather than the whole tile. Blocks are whole TMA boxes of the
     store's tensor map. With `chunks = 0`, only in functions that would not
     fit in their target's shared memory otherwise (blocks of one box, two
-    slots); with `chunks = N`, every store that can be cut into N blocks.
+    slots); with `chunks = N`, every store that can be cut into N blocks;
+    with `chunks = 1`, none.
   }];
   let options = [
     Option<"chunks", "chunks", "int64_t", /*default=*/"0",

@@ -82,6 +82,13 @@ std::optional<StagedStore> getStagedStore(AsyncTmaCopyLocalToGlobalOp copy) {
   return StagedStore{copy, staging};
 }
 
+/// The staging buffer of a column block of `width` columns of `buffer`
+/// (the same layout, fewer columns).
+MemDescType getBlockBufferType(MemDescType buffer, int64_t width) {
+  return MemDescType::get(buffer.getContext(), {buffer.getShape()[0], width},
+                          buffer.getElementType(), buffer.getEncoding());
+}
+
 /// The layout of the column block of `width` columns of `tile`: a wgmma
 /// accumulator's block is the accumulator of an instruction that wide;
 /// other layouts keep their encoding (which wraps over the narrower
@@ -110,11 +117,7 @@ std::optional<Cut> getCut(StagedStore store, int64_t blocks) {
   int64_t width = columns / blocks;
   if (width % box[1] != 0)
     return std::nullopt;
-  auto blockBuffer = MemDescType::get(buffer.getContext(),
-                                      {buffer.getShape()[0], width},
-                                      buffer.getElementType(),
-                                      buffer.getEncoding());
-  if (getTmaBoxShape(blockBuffer) != box)
+  if (getTmaBoxShape(getBlockBufferType(buffer, width)) != box)
     return std::nullopt;
   auto tile = cast<RankedTensorType>(store.staging.getSrc().getType());
   LinearLayout whole = toLinearLayout(tile);
@@ -133,10 +136,7 @@ void subtile(StagedStore store, const Cut &cut) {
   auto tileType = cast<RankedTensorType>(tile.getType());
   Location loc = copy.getLoc();
   OpBuilder b(store.staging);
-  auto slotType = MemDescType::get(buffer.getContext(),
-                                   {buffer.getShape()[0], cut.width},
-                                   buffer.getElementType(),
-                                   buffer.getEncoding());
+  MemDescType slotType = getBlockBufferType(buffer, cut.width);
   MemDescType ringType = getMultiBufferType(slotType, cut.slots);
   Value ring = LocalAllocOp::create(b, loc, ringType, Value()).getResult();
   b.setInsertionPoint(copy);
@@ -166,6 +166,9 @@ struct SubtileTmaStoresPass
   using TkgpuSubtileTmaStoresBase::TkgpuSubtileTmaStoresBase;
 
   void runOnOperation() override {
+    // One block is the store as it is.
+    if (chunks == 1)
+      return;
     ModuleOp module = getOperation();
     int64_t limit =
         getMaxSharedMemoryPerProgram(getComputeCapability(getTarget(module)));

@@ -144,14 +144,15 @@ step_7() {
 #    with 6 stages, GROUP_M 16), racecheck and synccheck of persistent-ws
 #    at 4 stages, then ncu of the persistent warp-specialized
 #    kernel and of cuBLAS at f16 4096^3 with step 5's sections
-#    (STEP8_TIMINGS_ONLY=1 stops after the Triton timings). Needs
+#    (STEP8_TIMINGS_ONLY=1 stops after the Triton timings; STEP8_VARIANTS
+#    picks matmul_tma_gpu.sh's variants, default "ws persistent-ws"). Needs
 #    DIR/bin/tk-run.xz and tkc.xz (static builds; tk-run compiles the .tk
 #    there).
 step_8() {
   [ -f "$DIR/bin/tk-run.xz" ] && [ -f "$DIR/bin/tkc.xz" ] || return 0
   for t in tkc tk-run; do xz -dkf "$DIR/bin/$t.xz" && chmod +x "$DIR/bin/$t"; done
   for run in f16-1 bf16 f16-2; do
-    DTYPE=${run%-*} VARIANTS="ws persistent-ws" SKIP_CHECKS=1 POINTER_ROWS=0 PYTHONUNBUFFERED=1 timeout 100 \
+    DTYPE=${run%-*} VARIANTS="${STEP8_VARIANTS:-ws persistent-ws}" SKIP_CHECKS=1 POINTER_ROWS=0 PYTHONUNBUFFERED=1 timeout 100 \
       bash matmul_tma_gpu.sh "$DIR" "$LOG/tma-$run" >"$LOG/tma-$run.log" 2>&1
     grep -E "TFLOP/s|FAIL" "$LOG/tma-$run.log" | sed "s/^/$run: /"
   done

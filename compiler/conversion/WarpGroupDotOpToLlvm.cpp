@@ -13,8 +13,9 @@
 // increasing k) one nvvm.wgmma.mma_async reads A (m.., k..) and B (k..,
 // n..) through matrix descriptors (dialects/tkgpu/OperandLayouts.h):
 //   descriptor = (LBO, SBO, swizzle bits of the nvmma_shared layout)
-//              + (buffer address + offset of the warp group's block
-//                 + offset of the tile's first element) >> 4
+//              + (((buffer address + offset of the warp group's block)
+//                  >> 4) & 0x3FFF)
+//              + (offset of the tile's first element) >> 4
 // The warp group's offset is computed once per thread from the warp
 // bits above the first two (their bases move whole 64-row or N-column
 // blocks, which start 8-row groups, so offsets add); the tile offsets are
@@ -345,9 +346,17 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
             LLVM::MulOp::create(rewriter, loc, set,
                                 createIntConstant(rewriter, loc, i64, bStep)));
     }
+    // The start field holds bits 4..17 of the address. The higher bits
+    // must not reach the fields above it: in a thread-block cluster,
+    // rank 1's shared addresses have bits above 17 set, and unmasked,
+    // they landed in LBO, so rank 1 read B's 64-column chunks past the
+    // first from the wrong place (found on the H100).
     auto descriptorOf = [&](Value bytes, const WgmmaOperandAccess &access) {
-      Value start = LLVM::LShrOp::create(
-          rewriter, loc, bytes, createIntConstant(rewriter, loc, i64, 4));
+      Value start = LLVM::AndOp::create(
+          rewriter, loc,
+          LLVM::LShrOp::create(rewriter, loc, bytes,
+                               createIntConstant(rewriter, loc, i64, 4)),
+          createIntConstant(rewriter, loc, i64, 0x3FFF));
       return LLVM::OrOp::create(
           rewriter, loc, start,
           createIntConstant(rewriter, loc, i64,

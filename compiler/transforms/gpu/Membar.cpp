@@ -98,6 +98,11 @@
 // separately from that state (their only synchronisation is through
 // mbarriers, which the rewrite that made them placed).
 //
+// Clusters. A tkgpu.cluster_barrier (barrier.cluster, every thread of
+// every CTA of the cluster) clears the pending set as a barrier does, and
+// is no access; in a kernel without clusters it lowers to nothing and is
+// skipped.
+//
 // The pending set (accesses since the last barrier on some path) flows
 // forward through the structured control flow: an scf.if joins (unions)
 // both branches; scf.for and scf.while iterate their body from the entry
@@ -392,6 +397,17 @@ private:
   State transferOp(Operation *op, State state, bool insert) {
     if (isa<BarrierOp>(op)) {
       state.pending.clear();
+      return state;
+    }
+    // A cluster barrier is met by every thread of every CTA, so it orders
+    // this CTA's accesses as a barrier does (it fences no proxy). It
+    // accesses nothing itself; taken as touching all of shared memory, it
+    // drew a barrier on each side and, as an unfenced write, a proxy
+    // fence and barrier before every TMA copy of the producer's loop.
+    // Without clusters it lowers to nothing.
+    if (isa<ClusterBarrierOp>(op)) {
+      if (getClusterSize(op) > 1)
+        state.pending.clear();
       return state;
     }
     if (auto forOp = dyn_cast<scf::ForOp>(op)) {

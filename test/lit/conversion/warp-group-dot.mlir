@@ -14,7 +14,9 @@
 // SBO 1024 B: 2^62 + 64 * 2^32 + 512 * 2^16 = 4611686293338849280. Steps
 // (in 16-byte units): A +2 per k16 (32 B inside the swizzled row), +512
 // for the second 64 rows; B +128 per k16 (16 K rows of 128 B). The buffer
-// is aligned to 1024 bytes, so is tk_smem.
+// is aligned to 1024 bytes, so is tk_smem. The start address is masked to
+// its 14-bit field (16383): in a cluster, shared addresses carry the
+// CTA's rank in higher bits, which would otherwise spill into LBO.
 // CHECK: llvm.mlir.global external @tk_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
 // CHECK-LABEL: llvm.func internal @f16
 // CHECK-DAG: %[[BASEA:.*]] = llvm.mlir.constant(4611686293305360384 : i64) : i64
@@ -22,9 +24,11 @@
 // CHECK-DAG: %[[K16B:.*]] = llvm.mlir.constant(128 : i64) : i64
 // CHECK-DAG: %[[K16A:.*]] = llvm.mlir.constant(2 : i64) : i64
 // CHECK-DAG: %[[M64A:.*]] = llvm.mlir.constant(512 : i64) : i64
+// CHECK-DAG: %[[FIELD:.*]] = llvm.mlir.constant(16383 : i64) : i64
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK: %[[ADDR:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
-// CHECK: %[[START:.*]] = llvm.lshr %[[ADDR]], %{{.*}} : i64
+// CHECK: %[[SHIFTED:.*]] = llvm.lshr %[[ADDR]], %{{.*}} : i64
+// CHECK: %[[START:.*]] = llvm.and %[[SHIFTED]], %[[FIELD]] : i64
 // CHECK: %[[DA0:.*]] = llvm.or %[[START]], %[[BASEA]] : i64
 // CHECK: %[[DB0:.*]] = llvm.or %[[START]], %[[BASEB]] : i64
 // The two bases pass one empty asm (so that the per-instruction sums are
@@ -256,9 +260,11 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
 // CHECK-NEXT: %[[PA:.*]] = llvm.ptrtoint %[[SMEM]] : !llvm.ptr<3> to i64
 // CHECK-NEXT: %[[PB:.*]] = llvm.ptrtoint %[[BT]] : !llvm.ptr<3> to i64
 // CHECK-NEXT: %[[SA:.*]] = llvm.lshr %[[PA]], %[[SHIFT]] : i64
-// CHECK-NEXT: %[[DA0:.*]] = llvm.or %[[SA]], %[[KMAJOR]] : i64
+// CHECK-NEXT: %[[MA:.*]] = llvm.and %[[SA]], %[[FIELD:.*]] : i64
+// CHECK-NEXT: %[[DA0:.*]] = llvm.or %[[MA]], %[[KMAJOR]] : i64
 // CHECK-NEXT: %[[SB:.*]] = llvm.lshr %[[PB]], %[[SHIFT]] : i64
-// CHECK-NEXT: %[[DB0:.*]] = llvm.or %[[SB]], %[[KMAJOR]] : i64
+// CHECK-NEXT: %[[MB:.*]] = llvm.and %[[SB]], %[[FIELD]] : i64
+// CHECK-NEXT: %[[DB0:.*]] = llvm.or %[[MB]], %[[KMAJOR]] : i64
 // CHECK-NEXT: %[[PIN:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "", "=l,=l,0,1" %[[DB0]], %[[DA0]]
 // CHECK-NEXT: %[[DB:.*]] = llvm.extractvalue %[[PIN]][0]
 // CHECK-NEXT: %[[DA:.*]] = llvm.extractvalue %[[PIN]][1]

@@ -4,12 +4,14 @@
 // RUN: FileCheck %s < %t.ptx
 // RUN: %ptxas -arch=sm_90a -O3 %t.ptx -o %t.cubin
 // The cluster ops of TkgpuTmaOps.td in a kernel of cluster_size 2 (steps
-// 3 to 5 of docs/tma.md's multicast plan; no pass emits them yet): the
-// barrier initialized, then fenced for the cluster and met by every CTA;
+// 3 to 5 of docs/tma.md's multicast plan, as tkgpu-warp-specialize emits
+// them): the barrier initialized, then fenced for the cluster and met by every CTA;
 // a 64x256 f16 block (four 64x64 boxes of a 128-byte swizzle) loaded
 // with `multicast`: CTA r issues boxes r and r + 2, each to both CTAs
 // (mask 3); a `cluster` arrival on the barrier of both CTAs (mapa to ranks
-// 0 and 1); the closing cluster barrier. ptxas accepts it for sm_90a.
+// 0 and 1), with the default CTA-scope release, not a cluster-scope one
+// (a MEMBAR.ALL.GPU each); the closing cluster barrier. ptxas accepts
+// it for sm_90a.
 
 // CHECK-LABEL: .visible .entry tma_multicast(
 // CHECK: .explicitcluster
@@ -22,8 +24,9 @@
 // CHECK-COUNT-4: cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {{{.*}}} ], [%r{{[0-9]+}}], 3;
 // CHECK-DAG: mapa.shared::cluster.u64 %rd[[R0:[0-9]+]], %rd[[BAR:[0-9]+]], 0;
 // CHECK-DAG: mapa.shared::cluster.u64 %rd[[R1:[0-9]+]], %rd[[BAR]], 1;
-// CHECK-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%rd[[R0]]]
-// CHECK-DAG: mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%rd[[R1]]]
+// CHECK-DAG: mbarrier.arrive.shared::cluster.b64 _, [%rd[[R0]]]
+// CHECK-DAG: mbarrier.arrive.shared::cluster.b64 _, [%rd[[R1]]]
+// CHECK-NOT: mbarrier.arrive.release.cluster
 // CHECK: barrier.cluster.arrive;
 // CHECK-NEXT: barrier.cluster.wait;
 

@@ -528,3 +528,61 @@ func.func @store_ring(%desc: !tkgpu.tensor_map, %x: tensor<64x32xf16, #b2>, %i: 
   return
 }
 }
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#bar = #tkgpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nv = #tkgpu.nvmma_shared<{swizzle = 64, elementBitWidth = 16, order = [1, 0]}>
+
+// In clusters of two, tkgpu.cluster_barrier orders the CTA's accesses as a
+// barrier does and is no access itself: no barrier on either side of it,
+// none between the store before it and the load after it, and the TMA
+// copies in the loop after it get no proxy fence.
+// CHECK-LABEL: func.func @cluster_meet
+// CHECK: tkgpu.local_store
+// CHECK-NEXT: tkgpu.cluster_barrier {after_barrier_init}
+// CHECK-NEXT: tkgpu.local_load
+// CHECK-NOT: tkgpu.barrier{{$}}
+// CHECK-NOT: tkgpu.fence_async_shared
+// CHECK: return
+module attributes {tk.cluster_size = 2 : i32, tkgpu.num_warps = 4 : i32} {
+func.func @cluster_meet(%desc: !tkgpu.tensor_map, %x: tensor<64x32xf16, #b2>, %i: i32, %t: i1, %n: index) -> tensor<64x32xf16, #b2> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %full = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<1xi64, #bar>
+  %a = tkgpu.local_alloc {tkgpu.offset = 1024 : i64} !tkgpu.memdesc<64x32xf16, #nv>
+  %b = tkgpu.local_alloc {tkgpu.offset = 8192 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.init_barrier %full, 1 : !tkgpu.memdesc<1xi64, #bar>
+  tkgpu.local_store %x, %b : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.cluster_barrier {after_barrier_init}
+  %l = tkgpu.local_load %b : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  scf.for %k = %c0 to %n step %c1 {
+    tkgpu.async_tma_copy_global_to_local %desc[%i, %i] %a, %full, %t {multicast} : !tkgpu.tensor_map, !tkgpu.memdesc<64x32xf16, #nv>, !tkgpu.memdesc<1xi64, #bar>
+  }
+  return %l : tensor<64x32xf16, #b2>
+}
+}
+
+// -----
+
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sh = #tkgpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+
+// Without clusters the cluster barrier lowers to nothing: the store and
+// the load still need a barrier of their own.
+// CHECK-LABEL: func.func @no_cluster
+// CHECK: tkgpu.local_store
+// CHECK-NEXT: tkgpu.cluster_barrier
+// CHECK-NEXT: tkgpu.barrier{{$}}
+// CHECK-NEXT: tkgpu.local_load
+module attributes {tkgpu.num_warps = 4 : i32} {
+func.func @no_cluster(%x: tensor<64x32xf16, #b2>) -> tensor<64x32xf16, #b2> {
+  %b = tkgpu.local_alloc {tkgpu.offset = 0 : i64} !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.local_store %x, %b : tensor<64x32xf16, #b2> -> !tkgpu.memdesc<64x32xf16, #sh>
+  tkgpu.cluster_barrier
+  %l = tkgpu.local_load %b : !tkgpu.memdesc<64x32xf16, #sh> -> tensor<64x32xf16, #b2>
+  return %l : tensor<64x32xf16, #b2>
+}
+}

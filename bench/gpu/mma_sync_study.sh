@@ -193,7 +193,7 @@ for name in "ab":
 PY
   NCU_KERNEL=matmul ncu_report ncu_tma_tk \
     "$DIR/bin/tk-run" ../../examples/matmul_desc_persistent.tk -k matmul_desc_persistent \
-    -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D GROUP_M=8 -D NUM_SMS=132 -D WARP_SPECIALIZE=True \
+    -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 -D GROUP_M=16 -D NUM_SMS=132 -D WARP_SPECIALIZE=True \
     --num-warps 8 --num-stages 4 --arch sm_90a --gpu --grid 132 --arg a_ptr="$d/a.npy" \
     --arg b_ptr="$d/b.npy" --arg c_ptr=zeros:4096x4096 --arg M=4096 --arg N=4096 --arg K=4096 \
     --bench 5

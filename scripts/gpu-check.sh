@@ -130,6 +130,15 @@ if want 3a && [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/lambda_che
   rm -rf "$ld"
 fi
 
+# 3a, vector atomics. Float atomic adds in vector form (sm_90:
+# atom.global.add.v4.f32, .noftz.v8.f16), contended and not, against numpy.
+if want 3a && [ -x "$C/bin/tk-run" ] && [ -f test/lit/target/Inputs/atomic_vector_check.py ]; then
+  timeout 120 python3 test/lit/target/Inputs/atomic_vector_check.py --bin "$C/bin" \
+    >"$OUT/atomic-vector.log" 2>&1
+  note "vector atomics on the GPU: $(grep -c '^ok' "$OUT/atomic-vector.log") of 6 ok"
+  grep '^FAIL' "$OUT/atomic-vector.log" | head -5
+fi
+
 # 3c. dot_scaled (fp8 / fp4 with e8m0 scales) with tk-run --gpu against
 # the float64 numpy reference of test/lit/frontend/dot-scaled.test.
 if want 3c && [ -x "$C/bin/tk-run" ] && [ -f test/lit/frontend/Inputs/dot_scaled_check.py ]; then

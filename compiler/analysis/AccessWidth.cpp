@@ -3,6 +3,7 @@
 
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/analysis/ScratchSize.h"
+#include "dialects/tk/TkDialect.h"
 #include "dialects/tkgpu/TkgpuDialect.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -56,4 +57,12 @@ unsigned tk::getAccessVectorWidth(const AxisInfoAnalysis &axisInfo,
   while (vec > 1 && !aligned(vec))
     vec /= 2;
   return static_cast<unsigned>(vec);
+}
+
+bool tk::hasVectorAtomicForm(Operation *op, unsigned computeCapability) {
+  auto rmw = dyn_cast<tk::AtomicRMWOp>(op);
+  if (!rmw || rmw.getKind() != tk::AtomicKind::Add || computeCapability < 90)
+    return false;
+  Type element = getElementTypeOrSelf(rmw.getValue().getType());
+  return element.isF32() || element.isF16() || element.isBF16();
 }

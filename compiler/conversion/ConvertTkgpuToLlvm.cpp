@@ -48,6 +48,7 @@ namespace {
 
 static void computeVectorWidths(ModuleOp module, VectorWidthMap &widths) {
   tk::AxisInfoAnalysis axisInfo(module);
+  unsigned computeCapability = getComputeCapability(getTarget(module));
   module.walk([&](Operation *op) {
     if (auto load = dyn_cast<tk::LoadOp>(op))
       widths[op] =
@@ -58,6 +59,10 @@ static void computeVectorWidths(ModuleOp module, VectorWidthMap &widths) {
     else if (auto copy = dyn_cast<AsyncCopyGlobalToLocalOp>(op))
       widths[op] =
           tk::getAccessVectorWidth(axisInfo, copy.getPtr(), copy.getMask());
+    else if (auto rmw = dyn_cast<tk::AtomicRMWOp>(op);
+             rmw && tk::hasVectorAtomicForm(op, computeCapability))
+      widths[op] =
+          tk::getAccessVectorWidth(axisInfo, rmw.getPtr(), rmw.getMask());
   });
 }
 

@@ -9,7 +9,11 @@
 //
 // Tensors whose layout replicates data (free lane/warp bits) store and
 // update memory from one owner only. Atomic results reach the other
-// threads through shared memory.
+// threads through shared memory. Atomics are one element per instruction,
+// except float adds on sm_90 (f32, f16, bf16), which PTX has in vector
+// form: `atom.global.add.v4.f32`, `.add.noftz.v8.f16`, with the width
+// chosen as for a store (ptxas makes a `red` of any whose result is
+// unused).
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/PatternSets.h"
@@ -468,7 +472,48 @@ struct AtomicRMWConversion : public OpConversionPattern<tk::AtomicRMWOp> {
     std::string movZero =
         "mov.b" + std::to_string(bits) + " $0, 0;\n\t";
     SmallVector<Value> results(ptrs.size());
-    for (unsigned r = 0; r < ptrs.size(); ++r) {
+    unsigned vec = getVectorWidth(state, op);
+    // The float adds sm_90 has in vector form: one instruction per `vec`
+    // consecutive registers, which getAccessVectorWidth found contiguous,
+    // aligned and under one mask bit.
+    if (vec > 1) {
+      std::string vecName = ".v" + std::to_string(vec);
+      std::string suffix = elementType.isF32()
+                               ? vecName + ".f32"
+                               : ".noftz" + vecName +
+                                     (elementType.isF16() ? ".f16" : ".bf16");
+      for (unsigned r = 0; r < ptrs.size(); r += vec) {
+        if (layout && isDuplicateRegister(*layout, r))
+          continue;
+        Value pred = createAnd(
+            rewriter, loc, masks.empty() ? Value() : masks[r], writer);
+        if (!pred)
+          pred = createI1(rewriter, loc, true);
+        PtxAsm ptx;
+        std::string zeros, outs, ins;
+        for (unsigned i = 0; i < vec; ++i) {
+          unsigned out = ptx.addOutput(intType, constraint);
+          zeros += "mov.b" + intBits + " " + PtxAsm::operand(out) + ", 0;\n\t";
+          outs += (i ? ", " : "") + PtxAsm::operand(out);
+        }
+        unsigned p = ptx.addInput(pred, "b");
+        unsigned addr = ptx.addInput(ptrs[r], "l");
+        for (unsigned i = 0; i < vec; ++i) {
+          Value word =
+              LLVM::BitcastOp::create(rewriter, loc, intType, values[r + i]);
+          ins += (i ? ", " : "") + PtxAsm::operand(ptx.addInput(word, constraint));
+        }
+        SmallVector<Value> old = ptx.emit(
+            rewriter, loc,
+            zeros + "@" + PtxAsm::operand(p) + " " + prefix + "add" + suffix +
+                " {" + outs + "}, [ " + PtxAsm::operand(addr) + " + 0 ], {" +
+                ins + "};");
+        for (unsigned i = 0; i < vec; ++i)
+          results[r + i] =
+              LLVM::BitcastOp::create(rewriter, loc, llvmElementType, old[i]);
+      }
+    }
+    for (unsigned r = 0; r < ptrs.size() && vec == 1; ++r) {
       if (layout && isDuplicateRegister(*layout, r))
         continue;
       Value pred = createAnd(rewriter, loc, masks.empty() ? Value() : masks[r],

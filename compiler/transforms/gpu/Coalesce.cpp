@@ -9,10 +9,13 @@
 //                     address divisibility), 128 bits / element size,
 //                     elements per thread),
 // lanes and warps spread fastest dimension first, and rewrites the op in
-// that layout between convert_layout ops. Removing the conversions is left
+// that layout between convert_layout ops. Atomics get one element per
+// thread, except the float adds that sm_90 has in vector form
+// (tk::hasVectorAtomicForm). Removing the conversions is left
 // to tkgpu-remove-layout-conversions.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/analysis/AccessWidth.h"
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/transforms/gpu/Passes.h"
 
@@ -34,9 +37,11 @@ struct MemoryAccess {
   Value ptr;
   Value mask;
   bool isAtomic;
+  bool isVectorAtomic = false; // an atomic with a vector form (sm_90)
 };
 
-std::optional<MemoryAccess> getMemoryAccess(Operation *op) {
+std::optional<MemoryAccess> getMemoryAccess(Operation *op,
+                                            unsigned computeCapability) {
   MemoryAccess access;
   if (auto load = dyn_cast<tk::LoadOp>(op))
     access = {load.getPtr(), load.getMask(), false};
@@ -48,6 +53,7 @@ std::optional<MemoryAccess> getMemoryAccess(Operation *op) {
     access = {cas.getPtr(), Value(), true};
   else
     return std::nullopt;
+  access.isVectorAtomic = tk::hasVectorAtomicForm(op, computeCapability);
   auto type = dyn_cast<RankedTensorType>(access.ptr.getType());
   if (!type || !isa_and_nonnull<LayoutEncodingAttrInterface>(type.getEncoding()))
     return std::nullopt;
@@ -65,11 +71,13 @@ struct CoalescePass : public tkgpu::impl::TkgpuCoalesceBase<CoalescePass> {
       return signalPassFailure();
     }
     tk::AxisInfoAnalysis axisInfo(module);
+    unsigned computeCapability = getComputeCapability(getTarget(module));
 
     // Decide every layout first: rewriting invalidates the analysis' values.
     SmallVector<std::pair<Operation *, Attribute>> decisions;
     module.walk([&](Operation *op) {
-      std::optional<MemoryAccess> access = getMemoryAccess(op);
+      std::optional<MemoryAccess> access =
+          getMemoryAccess(op, computeCapability);
       if (!access)
         return;
       Attribute layout = chooseLayout(*access, axisInfo, numWarps,
@@ -101,8 +109,9 @@ struct CoalescePass : public tkgpu::impl::TkgpuCoalesceBase<CoalescePass> {
         1, type.getNumElements() / (int64_t(numWarps) * threadsPerWarp));
     perThread = std::min(perThread, perThreadAvailable);
     perThread = std::min(perThread, type.getDimSize(fastest));
-    // Scalar atomics: one element per instruction.
-    if (access.isAtomic)
+    // Atomics move one element per instruction, but for the float adds
+    // that sm_90 has in vector form (up to 16 bytes).
+    if (access.isAtomic && !access.isVectorAtomic)
       perThread = 1;
     perThread = std::max<int64_t>(1, perThread);
 

@@ -1,4 +1,5 @@
 // RUN: tk-opt %s -convert-tk-to-tkgpu -tkgpu-coalesce | FileCheck %s
+// RUN: tk-opt %s -convert-tk-to-tkgpu=target=sm_80 -tkgpu-coalesce | FileCheck %s --check-prefix=SM80
 // Memory ops get blocked layouts for 128-bit accesses along the pointer's
 // contiguous dimension, with conversions around them.
 
@@ -7,6 +8,7 @@
 // CHECK-DAG: #[[V8:.*]] = #tkgpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 // CHECK-DAG: #[[COL:.*]] = #tkgpu.blocked<{sizePerThread = [4, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
 // CHECK-DAG: #[[ATOM:.*]] = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
+// SM80-DAG: #[[ATOM80:.*]] = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [0, 1]}>
 
 // 16-byte aligned f32: 4 per thread (ld.global.v4.f32); the mask, `other`
 // and the stored value are converted too.
@@ -82,8 +84,14 @@ func.func @column_major(%x: !tk.ptr<f32> {tk.divisibility = 16 : i32}, %stride: 
   %xa = tk.addptr %xs, %off : tensor<64x32x!tk.ptr<f32>>, tensor<64x32xi32>
   // CHECK: tk.load %{{.*}} : tensor<64x32x!tk.ptr<f32>, #[[COL]]>
   %v = tk.load %xa : tensor<64x32x!tk.ptr<f32>> -> tensor<64x32xf32>
-  // Atomics stay scalar but follow the contiguous dimension.
-  // CHECK: tk.atomic_rmw add %{{.*}}, %{{.*}} : tensor<64x32x!tk.ptr<f32>, #[[ATOM]]>, tensor<64x32xf32, #[[ATOM]]>
+  // Atomics follow the contiguous dimension, one element per thread,
+  // except a float add on sm_90 (the default target), which has a vector
+  // form: 4 f32 per thread, as the load. On sm_80 it stays scalar.
+  // CHECK: tk.atomic_rmw add %{{.*}}, %{{.*}} : tensor<64x32x!tk.ptr<f32>, #[[COL]]>, tensor<64x32xf32, #[[COL]]>
+  // CHECK: tk.atomic_rmw max %{{.*}}, %{{.*}} : tensor<64x32x!tk.ptr<f32>, #[[ATOM]]>, tensor<64x32xf32, #[[ATOM]]>
+  // SM80-LABEL: func.func @column_major
+  // SM80: tk.atomic_rmw add %{{.*}}, %{{.*}} : tensor<64x32x!tk.ptr<f32>, #[[ATOM80]]>, tensor<64x32xf32, #[[ATOM80]]>
   %old = tk.atomic_rmw add %xa, %v : tensor<64x32x!tk.ptr<f32>>, tensor<64x32xf32>
+  %old2 = tk.atomic_rmw max %xa, %v : tensor<64x32x!tk.ptr<f32>>, tensor<64x32xf32>
   return
 }

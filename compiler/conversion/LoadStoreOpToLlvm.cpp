@@ -450,8 +450,10 @@ struct AtomicRMWConversion : public OpConversionPattern<tk::AtomicRMWOp> {
       return op.emitOpError("on ") << elementType
                                    << " is not supported (PTX atomics are 32 "
                                       "or 64 bits wide)";
-    if (elementType.isBF16() && state.computeCapability < 90)
-      return op.emitOpError("bf16 atomic add needs sm_90");
+    // sm_80 has no bf16 atomic add: a compare-and-swap loop on the 16-bit
+    // word (atom.cas.b16, sm_70), the sum by fma.rn.bf16 (x * 1 + v, one
+    // rounding, as an add).
+    bool bf16CasLoop = elementType.isBF16() && state.computeCapability < 90;
     if (floatMinMax && bits != 32 && bits != 64)
       return op.emitOpError("float atomic max/min needs f32 or f64");
 
@@ -547,6 +549,22 @@ struct AtomicRMWConversion : public OpConversionPattern<tk::AtomicRMWOp> {
             PtxAsm::operand(val) + ";\n\t@" + PtxAsm::operand(pNeg) + " " +
             prefix + reversed + ".u" + intBits + " $0, [ " +
             PtxAsm::operand(addr) + " + 0 ], " + PtxAsm::operand(val) + ";";
+        old = ptx.emit(rewriter, loc, text)[0];
+      } else if (bf16CasLoop) {
+        PtxAsm ptx;
+        ptx.addOutput(intType, constraint);
+        std::string p = PtxAsm::operand(ptx.addInput(pred, "b"));
+        std::string addr = PtxAsm::operand(ptx.addInput(ptrs[r], "l"));
+        std::string val = PtxAsm::operand(ptx.addInput(bitsValue, constraint));
+        // Braces scope the registers and labels to this copy of the loop.
+        std::string text =
+            "{\n\t.reg .pred done;\n\t.reg .b16 cur, sum, one;\n\t" +
+            movZero + "@!" + p + " bra SKIP;\n\tmov.b16 one, 0x3F80;\n\t" +
+            "ld.global.b16 cur, [ " + addr + " + 0 ];\n" +
+            "LOOP:\n\tfma.rn.bf16 sum, cur, one, " + val + ";\n\t" + prefix +
+            "cas.b16 $0, [ " + addr + " + 0 ], cur, sum;\n\t" +
+            "setp.eq.b16 done, $0, cur;\n\tmov.b16 cur, $0;\n\t" +
+            "@!done bra LOOP;\n" + "SKIP:\n\t}";
         old = ptx.emit(rewriter, loc, text)[0];
       } else {
         PtxAsm ptx;

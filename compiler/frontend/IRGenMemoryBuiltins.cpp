@@ -248,7 +248,9 @@ Value IRGen::emitAtomic(BuiltinId id, const BoundArgs &args, SourceLoc loc) {
   switch (id) {
   case BuiltinId::AtomicAdd:
     kind = mlir::tk::AtomicKind::Add;
-    ok = ok || element.getScalar() == ScalarType::F16;
+    // 16-bit floats: sm_90 has bf16 (the lowering says so elsewhere).
+    ok = ok || element.getScalar() == ScalarType::F16 ||
+         element.getScalar() == ScalarType::BF16;
     break;
   case BuiltinId::AtomicMax:
     kind = element.isUnsigned() ? mlir::tk::AtomicKind::UMax

@@ -213,8 +213,10 @@ LogicalResult AtomicRMWOp::verify() {
   case AtomicKind::Xchg:
   case AtomicKind::Max:
   case AtomicKind::Min:
+    // bf16 only adds (sm_90's atom.add.noftz.bf16).
     if (!elt.isIntOrFloat() || elt.isInteger(1) || elt.isInteger(8) ||
-        elt.isInteger(16) || elt.isBF16())
+        elt.isInteger(16) ||
+        (elt.isBF16() && getKind() != AtomicKind::Add))
       return emitOpError("atomic ")
              << stringifyAtomicKind(getKind()) << " does not support " << elt;
     break;

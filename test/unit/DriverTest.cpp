@@ -122,6 +122,30 @@ TEST(DriverTest, MLIRDiagnosticsWithoutASourcePosition) {
   EXPECT_EQ(f.compilation->getNumErrors(), 1u);
 }
 
+// A lowering pattern's own error at the op is the message; the conversion
+// driver's "failed to legalize" after it is dropped, but not when it is the
+// only error (then it is all there is to say).
+TEST(DriverTest, FailedToLegalizeAfterAPatternErrorIsDropped) {
+  Fixture f;
+  mlir::emitError(f.loc(7, 9)) << "'tk.atomic_rmw' op on i8 is not supported";
+  mlir::emitError(f.loc(7, 9))
+      << "failed to legalize operation 'tk.atomic_rmw' that was explicitly "
+         "marked illegal";
+  EXPECT_EQ(f.errors, "mem.tk:7:9: error: 'tk.atomic_rmw' op on i8 is not "
+                      "supported\n"
+                      "    x = load(x_ptr + offs, mask=offs < n)\n"
+                      "        ^\n");
+  EXPECT_EQ(f.compilation->getNumErrors(), 1u);
+
+  Fixture alone;
+  mlir::emitError(alone.loc(7, 9))
+      << "failed to legalize operation 'tk.load' that was explicitly marked "
+         "illegal";
+  EXPECT_NE(alone.errors.find("failed to legalize operation 'tk.load'"),
+            std::string::npos);
+  EXPECT_EQ(alone.compilation->getNumErrors(), 1u);
+}
+
 TEST(DriverTest, InternalErrorPrefix) {
   Fixture f;
   f.compilation->setMLIRErrorPrefix("internal compiler error: ");

@@ -3,10 +3,10 @@
 
 Runs test/lit/target/atomic-vector-ptx.tk's kernel (f32 and f16 adds with a
 mask and a used result, i32 adds) on 4096 elements, and a contended add
-(256 programs adding into the same 1024 f32 and f16 words) with
+(256 programs adding into the same 1024 f32, f16 and bf16 words) with
 `tk-run --gpu`, then compares: the uncontended results exactly, the
 contended f32 sums against float64 (order of the adds aside), the f16
-counts exactly. Usage: atomic_vector_check.py --bin DIR (tk-run there).
+and bf16 counts exactly. Usage: atomic_vector_check.py --bin DIR (tk-run there).
 Prints `ok NAME` or `FAIL NAME` per check; exits 1 on a failure.
 """
 import argparse, os, subprocess, sys, tempfile
@@ -15,11 +15,12 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 KERNEL = os.path.join(HERE, "..", "atomic-vector-ptx.tk")
 CONTEND = '''@kernel
-def contend(out: *f32, h: *f16, x_ptr: *f32, BLOCK: constexpr):
+def contend(out: *f32, h: *f16, g: *bf16, x_ptr: *f32, BLOCK: constexpr):
     offs = arange(0, BLOCK)
     x = load(x_ptr + program_id(0) * BLOCK + offs)
     atomic_add(out + offs, x)
     atomic_add(h + offs, (x * 0.0 + 1.0).to(f16))
+    atomic_add(g + offs, (x * 0.0 + 1.0).to(bf16))
 '''
 
 
@@ -48,8 +49,10 @@ def main():
     subprocess.run([run, f"{d}/contend.tk", "-k", "contend", "-D", "BLOCK=1024",
                     "--assume-aligned-pointers", "--gpu", "--grid", "256",
                     "--arg", "out=zeros:1024", "--arg", "h=zeros:1024",
+                    "--arg", "g=zeros:1024",
                     "--arg", f"x_ptr={d}/y.npy", "--write", f"out={d}/cout.npy",
-                    "--write", f"h={d}/ch.npy"], check=True)
+                    "--write", f"h={d}/ch.npy", "--write", f"g={d}/cg.npy"],
+                   check=True)
     below = np.arange(4096) < n
     x16 = x.astype(np.float16)
     twice = (x16.astype(np.float32) * 2).astype(np.float16)
@@ -67,6 +70,9 @@ def main():
         (f"contended f32 add (max error {rel:.1e} of the largest sum)",
          bool(rel < 1e-5)),
         ("contended f16 add", bool((np.load(f"{d}/ch.npy") == 256).all())),
+        # bf16 as the bits .npy holds them (V2): 256 is 0x4380.
+        ("contended bf16 add",
+         bool((np.load(f"{d}/cg.npy").view(np.uint16) == 0x4380).all())),
     ]
     for name, good in checks:
         print(("ok " if good else "FAIL ") + name)

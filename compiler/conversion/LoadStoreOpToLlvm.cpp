@@ -12,8 +12,8 @@
 // threads through shared memory. Atomics are one element per instruction,
 // except float adds on sm_90 (f32, f16, bf16), which PTX has in vector
 // form: `atom.global.add.v4.f32`, `.add.noftz.v8.f16`, with the width
-// chosen as for a store (ptxas makes a `red` of any whose result is
-// unused).
+// chosen as for a store. bf16 adds on sm_80, which has none, are a
+// compare-and-swap loop on the 16-bit word.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/conversion/PatternSets.h"

@@ -248,7 +248,7 @@ Value IRGen::emitAtomic(BuiltinId id, const BoundArgs &args, SourceLoc loc) {
   switch (id) {
   case BuiltinId::AtomicAdd:
     kind = mlir::tk::AtomicKind::Add;
-    // 16-bit floats: sm_90 has bf16 (the lowering says so elsewhere).
+    // 16-bit floats too (bf16: sm_90's instruction, a CAS loop on sm_80).
     ok = ok || element.getScalar() == ScalarType::F16 ||
          element.getScalar() == ScalarType::BF16;
     break;

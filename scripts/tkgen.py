@@ -531,8 +531,8 @@ class Generator(MatmulKernels):
             self.loaded("load(%s + offs, mask=%s, other=%s)" %
                         (name, load_mask, other), dtype,
                         max(mag, abs(float(other))))
-        heads = self.rng.sample(["store", "store", "reduce", "scan", "atomic"],
-                                self.rng.randrange(1, 4))
+        heads = self.rng.sample(["store", "store", "reduce", "scan", "atomic",
+                                 "fatomic"], self.rng.randrange(1, 4))
         for head in heads:
             getattr(self, "head_1d_" + head)(n, block, programs + extra)
 
@@ -634,6 +634,26 @@ class Generator(MatmulKernels):
             # bin (say and, then add) depend on the order programs run in.
             self.emit("%s(%s + pid %% %d, %s)" % (
                 op, out, bins, "1" if op == "atomic_add" else "7"))
+
+    def head_1d_fatomic(self, n, block, programs):
+        # Float adds, each element by one lane only, so the order programs
+        # run in cannot matter: out = init + v, rounded once on both sides
+        # (on sm_90 contiguous f32/f16/bf16 adds go 16 bytes at a time,
+        # docs/language.md). v's own difference between the sides passes
+        # through the add, which may round it once more.
+        v = self.gen_value("f32", self.depth)
+        dtype = self.rng.choice(["f32", "f32", "f16", "bf16"])
+        init = self.rng.choice([1.0, 4.0])
+        dist = {"kind": "uniform", "lo": -init, "hi": init}
+        total = Val("", "f32", mag=v.mag + init,
+                    err=v.err + 2 * EPS * (v.mag + init) if v.err else 0.0)
+        tolerance = self.tolerance(total, dtype)
+        if dtype != "f32" and v.err == 0.0:
+            # The interpreter adds in f32 and rounds to 16 bits: twice.
+            tolerance = {"atol": 0.0, "rtol": 0.0, "ulps": 1}
+        out = self.add_output(dtype, [n], tolerance, kind="inout", dist=dist)
+        value = v.text if dtype == "f32" else "(%s).to(%s)" % (v.text, dtype)
+        self.emit("atomic_add(%s + offs, %s, mask=mask)" % (out, value))
 
     def kernel_2d(self):
         bm = self.rng.choice([1, 2, 4, 8, 16, 32, 64])

@@ -34,6 +34,9 @@
 # (default 16: the 132 tiles in flight then span about 16 tile rows by 8
 # tile columns, which reads 22% fewer DRAM bytes than 8 by 16.5; docs/
 # tma.md) and PERSISTENT_MAX_STAGES (default 4; BLOCK_K 32 fits 6).
+# Each check and timing gives tk-run --timeout 120: a kernel that hangs
+# (a multicast pair that parts deadlocks) fails there instead of using up
+# the device call.
 # Usage: bench/gpu/matmul_tma_gpu.sh BUILD OUTDIR   (BUILD: a tk build
 # folder with bin/tk-run and bin/tkc; PYTHON names a python3 with torch)
 set -euo pipefail
@@ -104,7 +107,7 @@ grid() { # M N [VARIANT]
 check() { # M N K STAGES VARIANT
   local m=$1 n=$2 k=$3 s=$4 v=$5
   config $v
-  "$TKRUN" "$SRC" -k $KERNEL "${CONFIG[@]}" --num-stages "$s" \
+  "$TKRUN" "$SRC" -k $KERNEL "${CONFIG[@]}" --timeout 120 --num-stages "$s" \
     --gpu --grid "$(grid "$m" "$n" $v)" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" \
     --arg c_ptr="zeros:${m}x${n}" --arg M="$m" --arg N="$n" --arg K="$k" \
     --write c_ptr="$OUT/c.npy"
@@ -170,7 +173,7 @@ bench_tma() { # VARIANT STAGES SIZE [LEAKY]: TFLOP/s of one variant
   config $v $leaky
   local label=$v; [ $leaky = True ] && label+=" leaky"
   echo -n "tma $label $DTYPE ${size}^3 ${BM}x${BN}x${BK} w$WARPS s$s: "
-  "$TKRUN" "$SRC" -k $KERNEL "${CONFIG[@]}" --num-stages $s \
+  "$TKRUN" "$SRC" -k $KERNEL "${CONFIG[@]}" --timeout 120 --num-stages $s \
     --gpu --grid "$(grid $size $size $v)" --arg a_ptr="$OUT/a.npy" --arg b_ptr="$OUT/b.npy" \
     --arg c_ptr="zeros:${size}x${size}" --arg M=$size --arg N=$size --arg K=$size \
     --bench 50 --flops $(( 2 * size * size * size ))

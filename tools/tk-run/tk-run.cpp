@@ -26,6 +26,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
 #include <map>
 
 using namespace llvm;
@@ -98,6 +102,13 @@ cl::opt<double> benchBytes(
     cl::init(0), cl::cat(tkRunCategory));
 cl::opt<bool> showTime(
     "time", cl::desc("Print the run time (launch to completion) to stderr"), cl::cat(tkRunCategory));
+cl::opt<unsigned> timeoutSeconds(
+    "timeout",
+    cl::desc("Give up after SECONDS: a kernel that never finishes (a "
+             "deadlock; a multicast load whose promise a program breaks) "
+             "ends tk-run with an error, exit status 1, instead of hanging "
+             "(0, the default: no limit)"),
+    cl::value_desc("SECONDS"), cl::init(0), cl::cat(tkRunCategory));
 cl::list<std::string> assumptions(
     "assume",
     cl::desc("Specialize an argument, as tkc does: NAME=16 (divisible by 16 "
@@ -108,6 +119,17 @@ cl::opt<bool> assumeAlignedPointers(
     "assume-aligned-pointers",
     cl::desc("Compile for 16-byte aligned pointer arguments (the buffers "
              "tk-run allocates are)"), cl::cat(tkRunCategory));
+
+/// SIGALRM under --timeout: only async-signal-safe calls (write, _exit);
+/// the kernel may still be running in the interpreter or on the GPU (the
+/// driver frees the context with the process).
+char timeoutMessage[160];
+extern "C" void onTimeout(int) {
+  ssize_t written =
+      ::write(STDERR_FILENO, timeoutMessage, std::strlen(timeoutMessage));
+  (void)written;
+  ::_exit(1);
+}
 
 [[noreturn]] void fatal(const Twine &message) {
   outs().flush();
@@ -180,6 +202,14 @@ int main(int argc, char **argv) {
             benchRuns + "'");
   } else if (benchFlops.getNumOccurrences() || benchBytes.getNumOccurrences()) {
     fatal("--flops and --bytes go with --bench");
+  }
+  if (timeoutSeconds) {
+    std::snprintf(timeoutMessage, sizeof(timeoutMessage),
+                  "tk-run: error: not finished after --timeout %u s (a "
+                  "kernel that never ends?)\n",
+                  unsigned(timeoutSeconds));
+    std::signal(SIGALRM, onTimeout);
+    ::alarm(timeoutSeconds);
   }
   if (gpu && interpret)
     fatal("--gpu and --interpret exclude each other");

@@ -474,23 +474,25 @@ struct AtomicRMWConversion : public OpConversionPattern<tk::AtomicRMWOp> {
     std::string movZero =
         "mov.b" + std::to_string(bits) + " $0, 0;\n\t";
     SmallVector<Value> results(ptrs.size());
+    // The float adds sm_90 has in vector form take `vec` consecutive
+    // registers per instruction, which getAccessVectorWidth found
+    // contiguous, aligned and under one mask bit; the others one each.
     unsigned vec = getVectorWidth(state, op);
-    // The float adds sm_90 has in vector form: one instruction per `vec`
-    // consecutive registers, which getAccessVectorWidth found contiguous,
-    // aligned and under one mask bit.
-    if (vec > 1) {
-      std::string vecName = ".v" + std::to_string(vec);
-      std::string suffix = elementType.isF32()
-                               ? vecName + ".f32"
-                               : ".noftz" + vecName +
-                                     (elementType.isF16() ? ".f16" : ".bf16");
-      for (unsigned r = 0; r < ptrs.size(); r += vec) {
-        if (layout && isDuplicateRegister(*layout, r))
-          continue;
-        Value pred = createAnd(
-            rewriter, loc, masks.empty() ? Value() : masks[r], writer);
-        if (!pred)
-          pred = createI1(rewriter, loc, true);
+    std::string vectorSuffix; // ".v4.f32", ".noftz.v8.f16", ...
+    if (vec > 1)
+      vectorSuffix = (elementType.isF32() ? "" : ".noftz") +
+                     (".v" + std::to_string(vec)) +
+                     (elementType.isF32()   ? ".f32"
+                      : elementType.isF16() ? ".f16"
+                                            : ".bf16");
+    for (unsigned r = 0; r < ptrs.size(); r += vec) {
+      if (layout && isDuplicateRegister(*layout, r))
+        continue;
+      Value pred = createAnd(rewriter, loc, masks.empty() ? Value() : masks[r],
+                             writer);
+      if (!pred)
+        pred = createI1(rewriter, loc, true);
+      if (vec > 1) {
         PtxAsm ptx;
         std::string zeros, outs, ins;
         for (unsigned i = 0; i < vec; ++i) {
@@ -507,21 +509,14 @@ struct AtomicRMWConversion : public OpConversionPattern<tk::AtomicRMWOp> {
         }
         SmallVector<Value> old = ptx.emit(
             rewriter, loc,
-            zeros + "@" + PtxAsm::operand(p) + " " + prefix + "add" + suffix +
-                " {" + outs + "}, [ " + PtxAsm::operand(addr) + " + 0 ], {" +
-                ins + "};");
+            zeros + "@" + PtxAsm::operand(p) + " " + prefix + "add" +
+                vectorSuffix + " {" + outs + "}, [ " + PtxAsm::operand(addr) +
+                " + 0 ], {" + ins + "};");
         for (unsigned i = 0; i < vec; ++i)
           results[r + i] =
               LLVM::BitcastOp::create(rewriter, loc, llvmElementType, old[i]);
-      }
-    }
-    for (unsigned r = 0; r < ptrs.size() && vec == 1; ++r) {
-      if (layout && isDuplicateRegister(*layout, r))
         continue;
-      Value pred = createAnd(rewriter, loc, masks.empty() ? Value() : masks[r],
-                             writer);
-      if (!pred)
-        pred = createI1(rewriter, loc, true);
+      }
       Value bitsValue = values[r];
       if (isFloat)
         bitsValue = LLVM::BitcastOp::create(rewriter, loc, intType, bitsValue);

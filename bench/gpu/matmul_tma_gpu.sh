@@ -178,15 +178,21 @@ bench_tma() { # VARIANT STAGES SIZE [LEAKY]: TFLOP/s of one variant
     --arg c_ptr="zeros:${size}x${size}" --arg M=$size --arg N=$size --arg K=$size \
     --bench 50 --flops $(( 2 * size * size * size ))
 }
-cublas() { # SIZE LABEL EXPR: torch's time for EXPR of a and b (cuBLAS)
-  "$PY" - "$1" "$2" "$3" "$DTYPE" <<PY
-import sys, torch
+cublas() { # SIZE LABEL EXPR: torch's time for EXPR of a and b (cuBLAS),
+  # on the inputs tk's timing used ($OUT/a.npy, b.npy): the power a GEMM
+  # draws, and so the clock it runs at, depends on the data.
+  "$PY" - "$1" "$2" "$3" "$DTYPE" "$OUT" <<PY
+import sys, numpy as np, torch
 sys.path.insert(0, "$ROOT/bench/gpu")
 from cubin import time_ms
 n, label, expr = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-dtype = torch.bfloat16 if sys.argv[4] == "bf16" else torch.float16
-a = torch.randn(n, n, device="cuda", dtype=dtype)
-b = torch.randn(n, n, device="cuda", dtype=dtype)
+def load(name):
+    x = np.load(f"{sys.argv[5]}/{name}.npy")
+    if sys.argv[4] == "bf16":
+        return torch.from_numpy(x.view(np.int16)).view(torch.bfloat16).cuda()
+    return torch.from_numpy(x).cuda()
+a, b = load("a"), load("b")
+assert a.shape == (n, n) and b.shape == (n, n)
 F = torch.nn.functional
 ms = time_ms(lambda: eval(expr), reps=50)
 print(f"cuBLAS  {n}^3 {label} {sys.argv[4]}: {ms:.3f} ms, {2 * n ** 3 / ms / 1e9:.2f} TFLOP/s")

@@ -23,7 +23,7 @@ fi
 
 summary=()
 note() { summary+=("$1"); echo "== $1"; }
-# TK_GPU_STEPS=1,2,3,3a,3b,3c,4,4b,4c,4d,4e,4f,4g,4h,ref runs only those steps
+# TK_GPU_STEPS=1,2,3,3a,3b,3c,4,4b,4c,4d,4e,4f,4g,4h,4i,ref runs only those steps
 # (numbered as below; ref is triton_ref.py), so that a session can split the
 # work over calls of 10 minutes; unset: all.
 want() { [ -z "${TK_GPU_STEPS:-}" ] || [[ ",$TK_GPU_STEPS," == *",$1,"* ]]; }
@@ -289,6 +289,17 @@ if want 4h && [ -x "$C/bin/tkc" ] && [ -f bench/gpu/matmul_tma_gpu.sh ]; then
   note "matmul_tma_gpu.sh exit $?: $(grep -c '^ok' "$OUT/matmul_tma.log") ok"
   grep -E "^(tma|pointer|cuBLAS|FAIL|sanitize)" "$OUT/matmul_tma.log" | head -30
   rm -rf "$OUT/tma"
+fi
+# 4i. The persistent TMA matmul against cuBLAS under sustained load at
+# 8192^3 (2000 launches a side, alternated, the SM clock and the power
+# logged): at 8192^3 both run at the board's power limit, where short
+# timings swing (docs/tma.md).
+if want 4i && [ -x "$C/bin/tk-run" ] && [ -f bench/gpu/matmul_sustained.sh ]; then
+  timeout 200 bash bench/gpu/matmul_sustained.sh "$C" "$OUT/sustained" >"$OUT/matmul_sustained.log" 2>&1
+  note "matmul_sustained.sh exit $?: $(grep -c 'TFLOP/s' "$OUT/matmul_sustained.log") runs"
+  grep -E "TFLOP/s|clock" "$OUT/matmul_sustained.log" | head -16
+  cp "$OUT/sustained/sustained.json" "$OUT/matmul_sustained.json" 2>/dev/null
+  rm -rf "$OUT/sustained"
 fi
 # 4f. compute-sanitizer racecheck and synccheck over every attention
 # forward and backward variant, once each on a small shape, with plain

@@ -143,6 +143,10 @@ for d in 64 128; do
         # _ts: O by a TMA store (-D TMA_STORE=True).
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_ts" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True $qr "$@"
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_ts" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True "$@"
+        # _rb: wgmma descriptors from a fresh tk_smem address (tkc
+        # --rebase-wgmma-descriptors: 510 -> 474 SASS instructions in the
+        # loop; not yet timed).
+        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_ts_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True $qr --rebase-wgmma-descriptors "$@"
       else
         variant "attn_f16_d${d}_${c}_w8_s4_ws" f16 $d $causal 8 64 4 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
@@ -151,6 +155,7 @@ for d in 64 128; do
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_nq" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True --no-invariant-a-in-registers "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr_ts" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True --invariant-a-in-registers "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_ts" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True "$@"
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr_ts_rb" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True --invariant-a-in-registers --rebase-wgmma-descriptors "$@"
         variant "attn_bf16_d${d}_${c}_w8_n128_ws" bf16 $d $causal 8 128 2 $n $ws "$@"
       fi
       if [ $d = 64 ]; then

@@ -86,6 +86,8 @@ static void recordGridRanks(ModuleOp module) {
 
 struct ConvertTkgpuToLlvmPass
     : public tkgpu::impl::ConvertTkgpuToLlvmBase<ConvertTkgpuToLlvmPass> {
+  using ConvertTkgpuToLlvmBase::ConvertTkgpuToLlvmBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -105,6 +107,7 @@ struct ConvertTkgpuToLlvmPass
     }
     if (unsigned cc = getComputeCapability(getTarget(module)))
       state.computeCapability = cc;
+    state.rebaseDescriptors = rebaseDescriptors;
 
     computeVectorWidths(module, state.vectorWidths);
     if (failed(prepareAsyncCopies(module, state)))

@@ -66,6 +66,8 @@ struct LoweringState {
   uint64_t sharedBytes = 0;
   /// Uniquified string constants (format strings, assert messages).
   llvm::StringMap<LLVM::GlobalOp> strings;
+  /// convert-tkgpu-to-llvm's rebase-wgmma-descriptors.
+  bool rebaseDescriptors = false;
 
   void requireSharedBytes(uint64_t bytes) {
     sharedBytes = std::max(sharedBytes, bytes);

@@ -24,6 +24,15 @@ def ConvertTkgpuToLlvm : Pass<"convert-tkgpu-to-llvm", "::mlir::ModuleOp"> {
     "::mlir::NVVM::NVVMDialect",
     "::mlir::cf::ControlFlowDialect",
   ];
+  let options = [
+    Option<"rebaseDescriptors", "rebase-wgmma-descriptors", "bool",
+           /*default=*/"false",
+           "Compute each wgmma matrix descriptor from the address of "
+           "tk_smem taken where the descriptor is built (plus the buffer's "
+           "offset), not from one base held across the kernel, so that "
+           "ptxas keeps the descriptor arithmetic in uniform registers "
+           "(docs/pipeline.md, warp_group_dot)">,
+  ];
 }
 
 #endif // TK_CONVERSION_PASSES_TD

@@ -19,9 +19,12 @@
 // The warp group's offset is computed once per thread from the warp
 // bits above the first two (their bases move whole 64-row or N-column
 // blocks, which start 8-row groups, so offsets add); the tile offsets are
-// constants. The sequence is wgmma.fence (the accumulator registers were
-// written by ordinary instructions), the mma_asyncs, wgmma.commit_group,
-// and, unless the op is async, wgmma.wait_group 0.
+// constants. With rebase-wgmma-descriptors the buffer address is taken
+// from a fresh `mov` of tk_smem's address plus the buffer's offset
+// (rebaseOnSharedMemory says why). The sequence is wgmma.fence (the
+// accumulator registers were written by ordinary instructions), the
+// mma_asyncs, wgmma.commit_group, and, unless the op is async,
+// wgmma.wait_group 0.
 //
 // warp_group_dot_wait: nvvm.wgmma.wait.group.sync.aligned pendings, then
 // its operands pass through an empty inline asm with tied registers, so
@@ -76,6 +79,32 @@ std::optional<NVVM::WGMMATypes> getWgmmaType(Type element) {
   if (isa<Float8E5M2Type>(element))
     return NVVM::WGMMATypes::e5m2;
   return std::nullopt;
+}
+
+/// `bytes` (a shared address, i64) as the address of tk_smem taken here,
+/// by a `mov` of its own, plus the offset of `bytes` from tk_smem.
+/// LLVM keeps one tk_smem address for the whole kernel; a descriptor built
+/// from it depends on a value live across every loop, which ptxas keeps in
+/// ordinary registers, so each wgmma's descriptor is computed there and
+/// moved into uniform registers (R2UR). With a fresh address per
+/// descriptor the whole computation is short-lived and uniform, and ptxas
+/// does it in the uniform datapath. The `mov` takes the offset as an
+/// (unused) operand, so that LLVM does not hoist it out of the loop the
+/// offset changes in.
+static Value rebaseOnSharedMemory(OpBuilder &b, Location loc, Value bytes,
+                                  ModuleOp module) {
+  Type i64 = b.getI64Type();
+  Value base = LLVM::PtrToIntOp::create(b, loc, i64,
+                                        getSharedMemoryBase(b, loc, module));
+  Value offset = LLVM::SubOp::create(b, loc, bytes, base);
+  PtxAsm mov;
+  unsigned out = mov.addOutput(i64, "l");
+  mov.addInput(offset, "l");
+  Value fresh = mov.emit(b, loc,
+                         "mov.u64 " + PtxAsm::operand(out) + ", " +
+                             kSharedMemoryName.str() + ";",
+                         /*hasSideEffects=*/false)[0];
+  return LLVM::AddOp::create(b, loc, fresh, offset);
 }
 
 /// One shared operand: the descriptor of its first element for the calling
@@ -352,6 +381,8 @@ struct WarpGroupDotConversion : public OpConversionPattern<WarpGroupDotOp> {
     // they landed in LBO, so rank 1 read B's 64-column chunks past the
     // first from the wrong place (found on the H100).
     auto descriptorOf = [&](Value bytes, const WgmmaOperandAccess &access) {
+      if (state.rebaseDescriptors)
+        bytes = rebaseOnSharedMemory(rewriter, loc, bytes, state.module);
       Value start = LLVM::AndOp::create(
           rewriter, loc,
           LLVM::LShrOp::create(rewriter, loc, bytes,

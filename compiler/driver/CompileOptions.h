@@ -74,6 +74,10 @@ struct CompileOptions {
   /// iteration's first f16/bf16 k-slice after the cp.async copies rather
   /// than before them (docs/pipeline.md, tkgpu-prefetch).
   bool prefetchBeforeCopies = true;
+  /// --rebase-wgmma-descriptors: each wgmma descriptor computed from a
+  /// fresh address of tk_smem (convert-tkgpu-to-llvm's option; fewer
+  /// R2UR moves, not yet timed, so off by default).
+  bool rebaseDescriptors = false;
   /// --epilogue-subtile=N: TMA stores in N column blocks
   /// (tkgpu-subtile-tma-stores); 1 never; 0 (the default) only where the
   /// kernel would not fit in shared memory otherwise.

@@ -90,8 +90,9 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
     return printResult();
 
   if (mlir::failed(runPipeline(compilation, module, "llvm",
-                               [](mlir::OpPassManager &pm) {
-                                 buildLlvmPipeline(pm);
+                               [&](mlir::OpPassManager &pm) {
+                                 buildLlvmPipeline(pm,
+                                                   options.rebaseDescriptors);
                                })))
     return mlir::failure();
   if (emit == EmitKind::LlvmMlir)

@@ -9,8 +9,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
-void tk::buildLlvmPipeline(mlir::OpPassManager &pm) {
-  pm.addPass(mlir::tkgpu::createConvertTkgpuToLlvm());
+void tk::buildLlvmPipeline(mlir::OpPassManager &pm, bool rebaseDescriptors) {
+  mlir::tkgpu::ConvertTkgpuToLlvmOptions conversion;
+  conversion.rebaseDescriptors = rebaseDescriptors;
+  pm.addPass(mlir::tkgpu::createConvertTkgpuToLlvm(conversion));
   // NVVM ops without an intrinsic (nvvm.wgmma.mma_async) become PTX.
   pm.addPass(mlir::createConvertNVVMToLLVMPass());
   pm.addPass(mlir::tk::createTkLlvmPruneBarriers());

@@ -12,7 +12,10 @@ namespace tk {
 /// dialects: convert-tkgpu-to-llvm, canonicalize, cse,
 /// reconcile-unrealized-casts. `pm` must be a module pass manager. The
 /// result carries tkgpu.shared_bytes and is ready for compiler/target.
-void buildLlvmPipeline(mlir::OpPassManager &pm);
+/// `rebaseDescriptors`: convert-tkgpu-to-llvm's rebase-wgmma-descriptors
+/// (tkc --rebase-wgmma-descriptors).
+void buildLlvmPipeline(mlir::OpPassManager &pm,
+                       bool rebaseDescriptors = false);
 
 } // namespace tk
 

@@ -95,6 +95,13 @@ static cl::opt<bool> noPrefetchBeforeCopies(
              "rather than right after the wait, where its ldmatrix "
              "overlaps the last mma.sync (for measurements)"),
     cl::cat(tkcCategory));
+static cl::opt<bool> rebaseWgmmaDescriptors(
+    "rebase-wgmma-descriptors",
+    cl::desc("sm_90a: compute each wgmma matrix descriptor from tk_smem's "
+             "address taken where it is built, not one base held across "
+             "the kernel, so that ptxas keeps descriptor arithmetic in "
+             "uniform registers (fewer R2UR; not yet timed)"),
+    cl::cat(tkcCategory));
 static cl::opt<std::string> epilogueSubtile(
     "epilogue-subtile",
     cl::desc("sm_90a: stage each TMA store in N column blocks through a "
@@ -358,6 +365,7 @@ int main(int argc, char **argv) {
   }
   options.pingPong = !noPingPong;
   options.prefetchBeforeCopies = !noPrefetchBeforeCopies;
+  options.rebaseDescriptors = rebaseWgmmaDescriptors;
   if (epilogueSubtile.getNumOccurrences()) {
     long long blocks = parseCount(epilogueSubtile);
     if (blocks < 1 || blocks > 64 || (blocks & (blocks - 1)) != 0)

@@ -51,17 +51,7 @@ PY
 rm -f "$OUT/sustained.jsonl"
 for dt in ${DTYPES:-bf16 f16}; do
   for size in ${SIZES:-8192}; do
-    python3 - "$IN" "$dt" "$size" <<'PY'
-import sys, numpy as np, torch
-d, dt, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-g = torch.Generator().manual_seed(n * 3)
-for name in "ab":
-    x = torch.randn(n, n, generator=g) / 8
-    if dt == "bf16":
-        np.save(f"{d}/{name}.npy", x.bfloat16().view(torch.int16).numpy().view("V2"))
-    else:
-        np.save(f"{d}/{name}.npy", x.half().numpy())
-PY
+    python3 "$ROOT/bench/gpu/npy_matrices.py" "$IN" "$dt" "$size" "$size" "$size"
     for round in $(seq "${ROUNDS:-2}"); do
       for who in tk cublas; do
         label="$who $dt ${size}^3 round $round"
@@ -79,15 +69,11 @@ PY
             --bench "$LAUNCHES" --flops $((2 * size * size * size)) 2>&1 | tail -1
         else
           PYTHONPATH="$ROOT/bench/gpu" python3 - "$IN" "$dt" "$LAUNCHES" <<'PY'
-import sys, numpy as np, torch
+import sys
 from cubin import time_ms
+from npy_matrices import load
 d, dt, launches = sys.argv[1], sys.argv[2], int(sys.argv[3])
-def load(name):
-    x = np.load(f"{d}/{name}.npy")
-    if dt == "bf16":
-        return torch.from_numpy(x.view(np.int16)).view(torch.bfloat16).cuda()
-    return torch.from_numpy(x).cuda()
-a, b = load("a"), load("b")
+a, b = (load(f"{d}/{x}.npy", dt) for x in "ab")
 n = a.shape[0]
 # time_ms takes at most 1000 timed launches a call; the median of the
 # last call, as many launches as tk's run in all.

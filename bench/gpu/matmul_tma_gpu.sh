@@ -87,17 +87,7 @@ for v in $VARIANTS; do
 done
 
 inputs() { # M N K: a.npy, b.npy in DTYPE (bf16: its bits as V2)
-  "$PY" - "$OUT" "$DTYPE" "$@" <<'PY'
-import sys, numpy as np, torch
-d, dtype, m, n, k = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
-g = torch.Generator().manual_seed(m + n + k)
-for name, shape in (("a", (m, k)), ("b", (k, n))):
-    x = torch.randn(*shape, generator=g) / 8
-    if dtype == "bf16":
-        np.save(f"{d}/{name}.npy", x.bfloat16().view(torch.int16).numpy().view("V2"))
-    else:
-        np.save(f"{d}/{name}.npy", x.half().numpy())
-PY
+  "$PY" "$ROOT/bench/gpu/npy_matrices.py" "$OUT" "$DTYPE" "$@"
 }
 grid() { # M N [VARIANT]
   local tiles=$(( (($1 + BM - 1) / BM) * (($2 + BN - 1) / BN) ))
@@ -112,15 +102,11 @@ check() { # M N K STAGES VARIANT
     --arg c_ptr="zeros:${m}x${n}" --arg M="$m" --arg N="$n" --arg K="$k" \
     --write c_ptr="$OUT/c.npy"
   PYTHONPATH="$ROOT/bench/gpu" "$PY" - "$OUT" "$m" "$n" "$k" "$s" "$v" "$DTYPE" <<'PY'
-import sys, numpy as np, torch
+import sys, torch
 from matmul_verdict import check
+from npy_matrices import load
 d = sys.argv[1]
-def load(name):
-    x = np.load(f"{d}/{name}.npy")
-    if sys.argv[7] == "bf16":
-        return torch.from_numpy(x.view(np.int16)).view(torch.bfloat16).cuda()
-    return torch.from_numpy(x).cuda()
-a, b, c = (load(x) for x in "abc")
+a, b, c = (load(f"{d}/{x}.npy", sys.argv[7]) for x in "abc")
 # Against float64 (the accuracy of a 16-bit result: its rounding) and
 # against cuBLAS (same inputs, f32 accumulation, the same output type:
 # often bit-identical, since both add the K blocks in order).
@@ -182,16 +168,12 @@ cublas() { # SIZE LABEL EXPR: torch's time for EXPR of a and b (cuBLAS),
   # on the inputs tk's timing used ($OUT/a.npy, b.npy): the power a GEMM
   # draws, and so the clock it runs at, depends on the data.
   "$PY" - "$1" "$2" "$3" "$DTYPE" "$OUT" <<PY
-import sys, numpy as np, torch
+import sys, torch
 sys.path.insert(0, "$ROOT/bench/gpu")
 from cubin import time_ms
+from npy_matrices import load
 n, label, expr = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-def load(name):
-    x = np.load(f"{sys.argv[5]}/{name}.npy")
-    if sys.argv[4] == "bf16":
-        return torch.from_numpy(x.view(np.int16)).view(torch.bfloat16).cuda()
-    return torch.from_numpy(x).cuda()
-a, b = load("a"), load("b")
+a, b = (load(f"{sys.argv[5]}/{x}.npy", sys.argv[4]) for x in "ab")
 assert a.shape == (n, n) and b.shape == (n, n)
 F = torch.nn.functional
 ms = time_ms(lambda: eval(expr), reps=50)

@@ -25,7 +25,7 @@
 #     since the fourteenth session the unsuffixed builds take tkc's
 #     automatic choice, and _nq, --no-invariant-a-in-registers, none),
 #     _w16: 16 compute warps, _ts: O by a TMA store (-D TMA_STORE=True)
-#     (thirteenth session);
+#     (thirteenth session); _rb: --rebase-wgmma-descriptors (twenty-third);
 #   - at HEAD_DIM 64 on 4 warps (the best there since exp2 is .ftz):
 #     _s2 and _s4 (stages), _ahead, and bf16; at HEAD_DIM 128 on 8
 #     warps, BLOCK_N 64: _s4.
@@ -145,8 +145,11 @@ for d in 64 128; do
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_ts" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True "$@"
         # _rb: wgmma descriptors from a fresh tk_smem address (tkc
         # --rebase-wgmma-descriptors: 510 -> 474 SASS instructions in the
-        # loop; not yet timed).
-        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_ts_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True $qr --rebase-wgmma-descriptors "$@"
+        # loop; +3 to +5% on these kernels, twenty-third session).
+        rb=--rebase-wgmma-descriptors
+        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_ts_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True $qr $rb "$@"
+        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True $qr $rb "$@"
+        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True $rb "$@"
       else
         variant "attn_f16_d${d}_${c}_w8_s4_ws" f16 $d $causal 8 64 4 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
@@ -156,6 +159,7 @@ for d in 64 128; do
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr_ts" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True --invariant-a-in-registers "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_ts" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr_ts_rb" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True --invariant-a-in-registers --rebase-wgmma-descriptors "$@"
+        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_rb" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True --rebase-wgmma-descriptors "$@"
         variant "attn_bf16_d${d}_${c}_w8_n128_ws" bf16 $d $causal 8 128 2 $n $ws "$@"
       fi
       if [ $d = 64 ]; then

@@ -74,6 +74,9 @@ struct CompileOptions {
   /// iteration's first f16/bf16 k-slice after the cp.async copies rather
   /// than before them (docs/pipeline.md, tkgpu-prefetch).
   bool prefetchBeforeCopies = true;
+  /// false (--no-defer-row-sums) leaves out tkgpu-defer-row-sums, to
+  /// measure what carrying a loop's row sums per lane gives.
+  bool deferRowSums = true;
   /// --rebase-wgmma-descriptors: each wgmma descriptor computed from a
   /// fresh address of tk_smem (convert-tkgpu-to-llvm's option; fewer
   /// R2UR moves, not yet timed, so off by default).

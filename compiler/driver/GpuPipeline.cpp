@@ -32,6 +32,9 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   pm.addPass(mlir::tkgpu::createTkgpuAccelerateMatmul(matmulOptions));
   pm.addPass(mlir::tkgpu::createTkgpuRemoveLayoutConversions());
   pm.addPass(mlir::tkgpu::createTkgpuOperandsInRegisters());
+  // On the loops as written (before the pipeliner copies their bodies).
+  if (switches.deferRowSums)
+    pm.addPass(mlir::tkgpu::createTkgpuDeferRowSums());
   // After accelerate-matmul: TMA fills the operand buffers it staged.
   if (tma) {
     pm.addPass(mlir::tkgpu::createTkgpuLowerTma());

@@ -24,6 +24,8 @@ struct TkgpuPipelineSwitches {
   unsigned mmaVersion = 0;
   /// false leaves out tkgpu-pingpong (tkc --no-pingpong).
   bool pingPong = true;
+  /// false leaves out tkgpu-defer-row-sums (tkc --no-defer-row-sums).
+  bool deferRowSums = true;
   /// tkgpu-prefetch's before-copies (false: tkc
   /// --no-prefetch-before-copies).
   bool prefetchBeforeCopies = true;

@@ -77,6 +77,7 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
                                  TkgpuPipelineSwitches switches;
                                  switches.mmaVersion = options.mmaVersion;
                                  switches.pingPong = options.pingPong;
+                                 switches.deferRowSums = options.deferRowSums;
                                  switches.prefetchBeforeCopies =
                                      options.prefetchBeforeCopies;
                                  switches.invariantA = options.invariantA;

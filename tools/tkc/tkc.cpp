@@ -88,6 +88,12 @@ static cl::opt<bool> noPingPong(
     cl::desc("Leave two consumer warp groups of a warp-specialized loop "
              "unscheduled (no FA3 ping-pong turns; for measurements)"),
     cl::cat(tkcCategory));
+static cl::opt<bool> noDeferRowSums(
+    "no-defer-row-sums",
+    cl::desc("Reduce a loop's running row sums (the online softmax's l) "
+             "across lanes in every iteration rather than once after the "
+             "loop (for measurements)"),
+    cl::cat(tkcCategory));
 static cl::opt<bool> noPrefetchBeforeCopies(
     "no-prefetch-before-copies",
     cl::desc("f16/bf16 mma.sync loops: load the next iteration's first "
@@ -365,6 +371,7 @@ int main(int argc, char **argv) {
   }
   options.pingPong = !noPingPong;
   options.prefetchBeforeCopies = !noPrefetchBeforeCopies;
+  options.deferRowSums = !noDeferRowSums;
   options.rebaseDescriptors = rebaseWgmmaDescriptors;
   if (epilogueSubtile.getNumOccurrences()) {
     long long blocks = parseCount(epilogueSubtile);

@@ -28,8 +28,8 @@
 //     (nested loops and branches included) keeps the tensor values live
 //     there, each costing its elements per thread times their width in
 //     32-bit registers (float and pointer tensors; constants, splats and
-//     integer or i1 tensors nothing, a broadcast what its source costs:
-//     getCost), plus every tensor the loop uses from outside it
+//     integer or i1 tensors nothing, a broadcast what its source costs,
+//     an extract_slice nothing: getCost), plus every tensor the loop uses from outside it
 //     (live in every iteration), plus the copy. That peak plus a reserve
 //     for what the scan does not see (addresses, indices, barrier phases,
 //     descriptors, ptxas's temporaries: kReserveRegisters) must fit the
@@ -127,6 +127,10 @@ int64_t getCost(Value value) {
       return 0;
     if (isa<tk::BroadcastOp>(def))
       return getCost(def->getOperand(0));
+    // A window of a register tensor is some of its source's registers
+    // (tkgpu-defer-row-sums' column blocks, read right away).
+    if (isa<ExtractSliceOp>(def))
+      return 0;
   }
   return getRegisters(tensor);
 }

@@ -253,6 +253,22 @@ def TkgpuAccelerateMatmul
                            "::mlir::scf::SCFDialect"];
 }
 
+def TkgpuDeferRowSums : Pass<"tkgpu-defer-row-sums", "::mlir::ModuleOp"> {
+  let summary = "Carry a loop's running row sum per lane, reduce it once after";
+  let description = [{
+    For an scf.for iter_arg `l` used only by `l * alpha + sum(p, 1)`
+    (yielded back; the online softmax's row sum), with `p` an f32 tensor
+    in an mma layout of N >= 16 columns (N a multiple of 8, warps along
+    the rows only): the loop carries M x 8 partial sums in the mma layout
+    of 8-column instructions instead, updated with `p`'s 8-column blocks
+    added in registers (no shuffles), and `sum(partial, 1)` after the
+    loop replaces its result. The loop starts from l0 / 8 per column.
+  }];
+  let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
+                           "::mlir::tk::TkDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TkgpuOperandsInRegisters
     : Pass<"tkgpu-operands-in-registers", "::mlir::ModuleOp"> {
   let summary = "Feed register tensors to dots without shared memory";

@@ -79,7 +79,7 @@ struct CompileOptions {
   bool deferRowSums = true;
   /// --rebase-wgmma-descriptors: each wgmma descriptor computed from a
   /// fresh address of tk_smem (convert-tkgpu-to-llvm's option; fewer
-  /// R2UR moves, not yet timed, so off by default).
+  /// R2UR moves; off by default, docs/pipeline.md says why).
   bool rebaseDescriptors = false;
   /// --epilogue-subtile=N: TMA stores in N column blocks
   /// (tkgpu-subtile-tma-stores); 1 never; 0 (the default) only where the

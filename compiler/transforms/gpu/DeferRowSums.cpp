@@ -123,8 +123,11 @@ std::optional<RowSum> matchRowSum(scf::ForOp loop, unsigned index) {
     return std::nullopt;
   RowSum sum;
   sum.index = index;
+  // All of it at the body's top level, so that the new ops, placed at
+  // the update, see alpha and p.
   sum.scale = dyn_cast<arith::MulFOp>(*l.user_begin());
-  if (!sum.scale || !sum.scale->hasOneUse())
+  if (!sum.scale || !sum.scale->hasOneUse() ||
+      sum.scale->getBlock() != loop.getBody())
     return std::nullopt;
   sum.alpha = sum.scale.getLhs() == l ? sum.scale.getRhs() : sum.scale.getLhs();
   sum.update = dyn_cast<arith::AddFOp>(*sum.scale->user_begin());
@@ -136,6 +139,7 @@ std::optional<RowSum> matchRowSum(scf::ForOp loop, unsigned index) {
                       : sum.update.getLhs();
   sum.reduce = reduced.getDefiningOp<tk::ReduceOp>();
   if (!sum.reduce || !reduced.hasOneUse() ||
+      sum.reduce->getBlock() != loop.getBody() ||
       sum.reduce.getKind() != tk::ReduceKind::Sum ||
       sum.reduce.getSrcs().size() != 1 || sum.reduce.getAxis() != 1)
     return std::nullopt;

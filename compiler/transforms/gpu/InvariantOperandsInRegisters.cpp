@@ -29,10 +29,11 @@
 //     there, each costing its elements per thread times their width in
 //     32-bit registers (float and pointer tensors; constants, splats and
 //     integer or i1 tensors nothing, a broadcast what its source costs,
-//     an extract_slice nothing: getCost), plus every tensor the loop uses from outside it
-//     (live in every iteration), plus the copy. That peak plus a reserve
-//     for what the scan does not see (addresses, indices, barrier phases,
-//     descriptors, ptxas's temporaries: kReserveRegisters) must fit the
+//     an extract_slice nothing: getCost), plus every tensor the loop
+//     uses from outside it (live in every iteration), plus the copy.
+//     That peak plus a reserve for what the scan does not see
+//     (addresses, indices, barrier phases, descriptors, ptxas's
+//     temporaries: kReserveRegisters) must fit the
 //     registers of the partition the loop runs in (warp_specialize's
 //     consumer registers) or of the program (getEntryRegisters).
 //   - Stages. Every kernel whose loop fed its dots from two slots lost

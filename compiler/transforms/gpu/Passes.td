@@ -263,6 +263,9 @@ def TkgpuDeferRowSums : Pass<"tkgpu-defer-row-sums", "::mlir::ModuleOp"> {
     of 8-column instructions instead, updated with `p`'s 8-column blocks
     added in registers (no shuffles), and `sum(partial, 1)` after the
     loop replaces its result. The loop starts from l0 / 8 per column.
+    A loop that carries a dot computed afresh in each iteration
+    (attention's AHEAD order) is left alone: there the partial sums'
+    registers were measured to spill.
   }];
   let dependentDialects = ["::mlir::tkgpu::TkgpuDialect",
                            "::mlir::tk::TkDialect",

@@ -249,9 +249,10 @@ fi
 # then the backward kernels against autograd, if they were built.
 if want 4e && [ -d "$C/kernels/attention" ]; then
   # N = 16384 only for the variants that were the best in the ninth
-  # session (and the ones meant to beat them), to stay within the call.
+  # session (and the ones meant to beat them; the twenty-third session's
+  # _rb ones), to stay within the call.
   PYTHONUNBUFFERED=1 timeout 420 python3 bench/gpu/attention_gpu.py "$C/kernels/attention" "$OUT" \
-    --quick --long 'f16_d(64|128)_(full|causal)_w(4|8)_(n128_ws|n128_s3_ws|m256_s3_ws|s2|ws_r128|s3_ws_r128|ahead_ws|n128_ahead_ws)$' \
+    --quick --long 'f16_d(64|128)_(full|causal)_w(4|8)_(n128_ws|n128_s3_ws|m256_s3_ws|s2|ws_r128|s3_ws_r128|ahead_ws|n128_ahead_ws|s3_ws_r128_fs(_qr)?_rb|n128_s3_ws_fs(_qr_ts)?_rb)$' \
     >"$OUT/attention.log" 2>&1
   note "attention_gpu.py exit $?: $(tail -1 "$OUT/attention.log")"
   grep -E "TFLOP/s|FAIL" "$OUT/attention.log" | head -40
@@ -331,6 +332,13 @@ if want ref && [ "${TK_SKIP_TRITON_REF:-0}" != 1 ]; then
   PYTHONUNBUFFERED=1 python3 "$C/triton_ref.py" "$OUT" >"$OUT/triton_ref.log" 2>&1
   note "triton_ref.py exit $?"
 fi
+# Issue 10's forward table: step 4e's kernels against this call's Triton,
+# flash and cuDNN (attention_verdict.py).
+if [ -f "$OUT/attention.json" ] && [ -f "$OUT/anchors.json" ]; then
+  python3 bench/gpu/attention_verdict.py "$OUT/anchors.json" "$OUT/attention.json" \
+    >"$OUT/attention_verdict.md" 2>&1
+  note "attention_verdict.py exit $?: $(grep -E '^(required|goal)' "$OUT/attention_verdict.md" | tr '\n' ' ')"
+fi
 
 echo
 echo "================ summary"
@@ -338,7 +346,7 @@ printf '%s\n' "${summary[@]}"
 if [ -f "$OUT/tk.json" ] && [ -f "$OUT/anchors.json" ]; then
   python3 bench/report.py "$OUT/tk.json" "$OUT/anchors.json" "$OUT"
 fi
-for f in anchors.json tk.json bench.json bench.png matmul.json mma_ceiling.json launch.json jit.json attention.json attention_bwd.json; do
+for f in anchors.json tk.json bench.json bench.png matmul.json mma_ceiling.json launch.json jit.json attention.json attention_bwd.json attention_verdict.md; do
   [ -f "$OUT/$f" ] && cp "$OUT/$f" "$FINAL/"
 done
 tar czf "$FINAL/logs.tgz" -C "$FINAL" logs && rm -rf "$FINAL/logs"

@@ -106,7 +106,8 @@ static cl::opt<bool> rebaseWgmmaDescriptors(
     cl::desc("sm_90a: compute each wgmma matrix descriptor from tk_smem's "
              "address taken where it is built, not one base held across "
              "the kernel, so that ptxas keeps descriptor arithmetic in "
-             "uniform registers (fewer R2UR; not yet timed)"),
+             "uniform registers (fewer R2UR; off by default: "
+             "docs/pipeline.md)"),
     cl::cat(tkcCategory));
 static cl::opt<std::string> epilogueSubtile(
     "epilogue-subtile",

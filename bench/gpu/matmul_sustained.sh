@@ -30,6 +30,9 @@ IN=$(mktemp -d)  # the inputs, kept out of OUT (a device call returns OUT)
 trap 'rm -rf "$IN"' EXIT
 [ -x "$DIR/bin/tk-run" ] || { xz -dkf "$DIR/bin/tk-run.xz" && chmod +x "$DIR/bin/tk-run"; }
 LAUNCHES=${LAUNCHES:-2000}
+# One program per SM (132 on both the H100 SXM and the H200), as torch
+# counts them; matmul_tma_gpu.sh does the same.
+NUM_SMS=${NUM_SMS:-$(python3 -c "import torch; print(torch.cuda.get_device_properties(0).multi_processor_count)" 2>/dev/null || echo 132)}
 nvidia-smi --query-gpu=name,power.limit,clocks.max.sm --format=csv,noheader
 summary() { # CSV LABEL RESULT: median clock and power over the busy samples
   python3 - "$1" "$2" "$3" "$OUT/sustained.jsonl" <<'PY'
@@ -62,8 +65,8 @@ for dt in ${DTYPES:-bf16 f16}; do
         result=$(if [ $who = tk ]; then
           timeout 120 "$DIR/bin/tk-run" "$ROOT/examples/matmul_desc_persistent.tk" \
             -k matmul_desc_persistent -D BLOCK_M=128 -D BLOCK_N=256 -D BLOCK_K=64 \
-            -D GROUP_M=16 -D NUM_SMS=132 -D WARP_SPECIALIZE=True -D DTYPE="$dt" \
-            --num-warps 8 --num-stages 4 --arch sm_90a --gpu --grid 132 --timeout 100 \
+            -D GROUP_M=16 -D NUM_SMS=$NUM_SMS -D WARP_SPECIALIZE=True -D DTYPE="$dt" \
+            --num-warps 8 --num-stages 4 --arch sm_90a --gpu --grid $NUM_SMS --timeout 100 \
             --arg a_ptr="$IN/a.npy" --arg b_ptr="$IN/b.npy" --arg c_ptr="zeros:${size}x${size}" \
             --arg M="$size" --arg N="$size" --arg K="$size" \
             --bench "$LAUNCHES" --flops $((2 * size * size * size)) 2>&1 | tail -1

@@ -21,15 +21,18 @@ so that this script checks the backward alone.
 Correctness: fresh f16 Q, K, V, dO of shape (Z, H, N, D), outputs poisoned
 with NaN; dQ, dK, dV against torch autograd through
 torch.nn.functional.scaled_dot_product_attention on the float32 upcasts,
-||g - ref|| / ||ref|| <= 1e-2 for each. Shapes: N of 1024 and 1008 (1000
-is not admitted by the N_CTX=16 specialization; 1008 is not a multiple of
-the blocks), Z*H of 1 and 128. Every dK/dV and dQ variant is checked.
+||g - ref|| / ||ref|| <= 1e-2 for each. Shapes: N of 1024 and 1008 (not a
+multiple of the blocks) at Z*H of 1 and 128, N = 4096 at Z*H = 128 and
+N = 16384 at Z*H = 1; the variants compiled without the N_CTX=16
+specialization (_anyn, with their own preprocess bwd_pre_dD_anyn) also
+N = 1000 and 4095, which the others do not admit. Every dK/dV and dQ
+variant is checked.
 
 bf16: the bf16_ variants (-D DTYPE=bf16), where they were built, get the
 same checks and timings on bf16 inputs (no torch_flash row).
 
-Speed: at Z=4, H=32, N=4096, each dK/dV and dQ variant that passed its
-checks alone, then the whole backward (preprocess + the faster dK/dV +
+Speed: at Z=4, H=32, N=4096, each specialized dK/dV and dQ variant that
+passed its checks alone, then the whole backward (preprocess + the faster dK/dV +
 the faster dQ, one after the other); CUDA events, the L2 flushed before each run (as
 triton.testing.do_bench), the median of 20. FLOPs 2.5 * 4*Z*H*N^2*D,
 halved for causal (the backward's dK/dV and dQ together do 2.5 times the
@@ -62,6 +65,8 @@ class Kernel(Cubin):
         self.bn = int(c.get("BLOCK_N", 0))
         self.causal = bool(c.get("CAUSAL", False))
         self.dtype = torch.bfloat16 if self.args[0]["type"] == "*bf16" else torch.float16
+        # Compiled for N_CTX % 16 == 0 (Triton's divisibility hint) or not.
+        self.any_n = not any(a["name"] == "N_CTX" and a.get("spec") == "div16" for a in self.args)
 
     def sizes(self, Z, H, N):
         """The trailing size arguments: the _tma kernels take Z too."""
@@ -189,19 +194,25 @@ def run_config(kernels, d, causal, quick, results, prefix="", long=False):
     checks."""
     failed = 0
     pre = kernels.get(f"{prefix}bwd_pre_d{d}")
+    pre_any_n = kernels.get(f"{prefix}bwd_pre_d{d}_anyn")
     kind = "causal" if causal else "full"
-    dkdvs = [kern for name, kern in kernels.items() if name.startswith(f"{prefix}bwd_dkdv_d{d}_{kind}_")]
+    dkdvs = [kern for name, kern in kernels.items()
+             if name.startswith(f"{prefix}bwd_dkdv_d{d}_{kind}_")]
     dqs = [kern for name, kern in kernels.items() if name.startswith(f"{prefix}bwd_dq_d{d}_{kind}_")]
     if pre is None or not dkdvs or not dqs:
         print(f"{prefix}D={d} {kind}: variants missing, skipped")
         return 1
     row = {"D": d, "causal": causal, "dtype": str(pre.dtype).replace("torch.", ""),
            "checks": [], "kernels": {}}
-    shapes = [(1, 1, 1024), (1, 1, 1008), (2, 64, 1024), (2, 64, 1008)]
+    shapes = [(1, 1, 1024), (1, 1, 1008), (2, 64, 1024), (2, 64, 1008), (4, 32, 4096), (1, 1, 16384)]
+    if pre_any_n is not None:
+        shapes += [(1, 1, 1000), (2, 64, 1000), (2, 4, 4095)]
     for Z, H, N in shapes:
-        case = Case(pre, Z, H, N, d, causal)
+        # N not a multiple of 16: only the _anyn variants admit it.
+        admits = (lambda kern: True) if N % 16 == 0 else (lambda kern: kern.any_n)
+        case = Case(pre if N % 16 == 0 else pre_any_n, Z, H, N, d, causal)
         dq_ref, dk_ref, dv_ref = case.reference()
-        for kern in dkdvs:
+        for kern in filter(admits, dkdvs):
             case.dk.fill_(float("nan"))
             case.dv.fill_(float("nan"))
             case.dkdv(kern)
@@ -213,7 +224,7 @@ def run_config(kernels, d, causal, quick, results, prefix="", long=False):
                                   "dk_rel_err": e_k, "dv_rel_err": e_v, "ok": good})
             print(f"{kern.name:26s} Z={Z} H={H} N={N}: dk {e_k:.2e} dv {e_v:.2e} "
                   f"{'ok' if good else 'FAIL'}")
-        for kern in dqs:
+        for kern in filter(admits, dqs):
             case.dq.fill_(float("nan"))
             case.dq_(kern)
             torch.cuda.synchronize()
@@ -225,10 +236,10 @@ def run_config(kernels, d, causal, quick, results, prefix="", long=False):
         del case, dq_ref, dk_ref, dv_ref
         torch.cuda.empty_cache()
 
-    # Speed at the benchmark shape, of the variants that passed.
+    # Speed at the benchmark shape, of the specialized variants that passed.
     failing = {c["kernel"] for c in row["checks"] if not c["ok"]}
-    dkdvs = [kern for kern in dkdvs if kern.name not in failing]
-    dqs = [kern for kern in dqs if kern.name not in failing]
+    dkdvs = [kern for kern in dkdvs if kern.name not in failing and not kern.any_n]
+    dqs = [kern for kern in dqs if kern.name not in failing and not kern.any_n]
     if not dkdvs or not dqs:
         print(f"D={d} {kind}: no passing dK/dV or dQ variant, not timed")
         results.append(row)

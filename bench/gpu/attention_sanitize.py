@@ -6,8 +6,8 @@ Usage: compute-sanitizer --tool racecheck python3 attention_sanitize.py FWD_DIR 
 
 FWD_DIR and BWD_DIR are what bench/gpu/build_attention_kernels.sh and
 build_attention_bwd_kernels.sh compiled. Every variant runs once on
-Z=1, H=2, N=256 (N=250 for the forward variant without the N_CTX
-specialization). The references are plain float32 torch matrix products
+Z=1, H=2, N=256 (N=250 for the variants without the N_CTX
+specialization, forward and backward). The references are plain float32 torch matrix products
 (cuBLAS), never SDPA: its memory-efficient backward kernel reports races of
 its own under racecheck, and a reference computed inside the sanitizer
 should be trustworthy. Prints one line per kernel with its relative error
@@ -74,8 +74,12 @@ def main():
     for name, kern in kernels.items():
         if "bwd_pre" in name:
             continue
-        pre = kernels[name.split("bwd_")[0] + f"bwd_pre_d{kern.d}"]  # bf16_ variants too
-        Z, H, N = 1, 2, 256
+        # The bf16_ variants' preprocess is bf16_bwd_pre_dD; the _anyn
+        # ones' is bwd_pre_dD_anyn, and they run on an N the others do
+        # not admit.
+        suffix = "_anyn" if kern.any_n else ""
+        pre = kernels[name.split("bwd_")[0] + f"bwd_pre_d{kern.d}{suffix}"]
+        Z, H, N = 1, 2, (250 if kern.any_n else 256)
         q, k, v, do = (torch.randn((Z, H, N, kern.d), device="cuda", dtype=kern.dtype) for _ in range(4))
         sm_scale = 1.0 / math.sqrt(kern.d)
         o_ref, m_ref, dq_ref, dk_ref, dv_ref = reference(q, k, v, do, kern.causal, sm_scale)

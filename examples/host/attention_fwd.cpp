@@ -6,8 +6,9 @@
 // and the tensor-descriptor kernel attn_fwd_tma (attention_fwd_tma,
 // attention_fwd_tma_causal; TMA on sm_90a, masked loads elsewhere; and
 // warp-specialized with the scores one block ahead,
-// attention_fwd_tma_ws_ahead, attention_fwd_tma_ws_ahead_causal),
-// against a double reference from the same f16 inputs. Q, K, V and O are
+// attention_fwd_tma_ws_ahead, attention_fwd_tma_ws_ahead_causal; and
+// rescaling only when a row max grows by more than 2^8,
+// attention_fwd_tma_lazy, attention_fwd_tma_lazy_causal), against a double reference from the same f16 inputs. Q, K, V and O are
 // stored as (Z, N, H, D) and passed with the strides of that layout (the
 // kernel takes any strides), and N_CTX is a multiple of 16 (the build
 // specializes on it) but not of BLOCK_N or BLOCK_M, so the masked tail
@@ -121,5 +122,7 @@ int main(int argc, char **argv) {
         runAttention(s, "attention_fwd_tma_causal", true, /*causal=*/true);
         runAttention(s, "attention_fwd_tma_ws_ahead", true, /*causal=*/false);
         runAttention(s, "attention_fwd_tma_ws_ahead_causal", true, /*causal=*/true);
+        runAttention(s, "attention_fwd_tma_lazy", true, /*causal=*/false);
+        runAttention(s, "attention_fwd_tma_lazy_causal", true, /*causal=*/true);
       });
 }

@@ -45,6 +45,12 @@
 //   and acc (the P @ V accumulator, rescaled each iteration) then live in
 //   the #mma registers that the dot and the reductions of its result
 //   produce, and sinking removes the body's conversions.
+// - Results of an scf.if in such a loop: a result that one branch computes
+//   from a conversion out of a dot layout L (or a slice of it) is returned
+//   in L, the other branch's value converted to L inside that branch
+//   (where the rewrites above remove the conversion). A rescale done only
+//   when a condition holds (`if ...: acc = acc * alpha[:, None]`) then
+//   keeps acc in the dot's registers on both paths.
 //
 // The phases run one after the other (rematerialize, sink, rematerialize)
 // so that the two directions never undo each other's work.
@@ -500,9 +506,9 @@ struct CarryLoopValueInDotLayout : public OpRewritePattern<scf::ForOp> {
     return layouts;
   }
 
-  /// Whether `value` is computed in `loop`'s body from a conversion out of
-  /// `layout` (or from a value in `layout`), looking back through the body's
-  /// ops: a value built only from the iter_arg and cheap producers (pointer
+  /// Whether `value` is computed in `loop`'s body (or a region in it) from
+  /// a conversion out of `layout` (or from a value in `layout`), looking
+  /// back through the body's ops: a value built only from the iter_arg and cheap producers (pointer
   /// increments) has no reason to change layout.
   static bool derivesFrom(Value value, Attribute layout, scf::ForOp loop) {
     SmallVector<Value> work{value};
@@ -512,7 +518,7 @@ struct CarryLoopValueInDotLayout : public OpRewritePattern<scf::ForOp> {
       if (!seen.insert(v).second || seen.size() > Rematerializer::kBudget)
         continue;
       Operation *def = v.getDefiningOp();
-      if (!def || def->getBlock() != loop.getBody())
+      if (!def || !loop->isProperAncestor(def))
         continue;
       if (encodingOf(v) == layout)
         return true;
@@ -523,6 +529,91 @@ struct CarryLoopValueInDotLayout : public OpRewritePattern<scf::ForOp> {
       llvm::append_range(work, def->getOperands());
     }
     return false;
+  }
+};
+
+/// See the banner: an scf.if result in a loop that a branch computes from
+/// a conversion out of a layout of one of the loop's dots (or a slice of
+/// it) is returned in that layout. The other branch's value is converted
+/// there (inside the branch, where sinking and the loop carry can remove
+/// it), and users after the if see the old layout through one conversion.
+/// Only dot layouts are targets, and a result already in one is left
+/// alone, so the rewrite cannot undo itself.
+struct ReturnIfResultInDotLayout : public OpRewritePattern<scf::IfOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(scf::IfOp ifOp,
+                                PatternRewriter &rewriter) const override {
+    auto loop = ifOp->getParentOfType<scf::ForOp>();
+    if (!loop || ifOp.getNumResults() == 0 || !ifOp.elseBlock())
+      return failure();
+    SmallVector<Attribute> candidates =
+        CarryLoopValueInDotLayout::dotLayouts(loop);
+    scf::YieldOp yields[2] = {ifOp.thenYield(), ifOp.elseYield()};
+    for (OpResult result : ifOp->getResults()) {
+      auto type = dyn_cast<RankedTensorType>(result.getType());
+      if (!type || !type.getEncoding() ||
+          llvm::is_contained(candidates, type.getEncoding()))
+        continue;
+      unsigned index = result.getResultNumber();
+      Attribute target;
+      for (scf::YieldOp yield : yields)
+        if (!target)
+          target = nearestDotLayout(yield.getOperand(index), type.getRank(),
+                                    candidates, loop);
+      if (!target)
+        continue;
+      RankedTensorType newType = withEncoding(type, target);
+      for (scf::YieldOp yield : yields) {
+        rewriter.setInsertionPoint(yield);
+        Value value = yield.getOperand(index);
+        auto converted = ConvertLayoutOp::create(rewriter, yield.getLoc(),
+                                                 newType, value);
+        rewriter.modifyOpInPlace(
+            yield, [&] { yield.setOperand(index, converted); });
+      }
+      rewriter.modifyOpInPlace(ifOp, [&] { result.setType(newType); });
+      rewriter.setInsertionPointAfter(ifOp);
+      auto view =
+          ConvertLayoutOp::create(rewriter, ifOp.getLoc(), type, result);
+      rewriter.replaceAllUsesExcept(result, view, view);
+      return success();
+    }
+    return failure();
+  }
+
+  /// The layout among `candidates` (of rank `rank`) that `value` is
+  /// computed from most directly inside `loop`: a breadth-first walk back
+  /// through its operands stops at the first value in such a layout or
+  /// converted out of one. Nearest first, since a row vector (l_i) also
+  /// depends, further back, on column vectors of the same rank (the
+  /// masked loop's key offsets) in the other slice of the dot's layout.
+  static Attribute nearestDotLayout(Value value, int64_t rank,
+                                    ArrayRef<Attribute> candidates,
+                                    scf::ForOp loop) {
+    auto isTarget = [&](Attribute layout) {
+      auto typed = dyn_cast_or_null<LayoutEncodingAttrInterface>(layout);
+      return typed && typed.getRank() == rank &&
+             llvm::is_contained(candidates, layout);
+    };
+    SmallVector<Value> queue{value};
+    llvm::DenseSet<Value> seen{value};
+    for (size_t next = 0;
+         next < queue.size() && next < Rematerializer::kBudget; ++next) {
+      Value v = queue[next];
+      Operation *def = v.getDefiningOp();
+      if (!def || !loop->isProperAncestor(def))
+        continue;
+      if (isTarget(encodingOf(v)))
+        return encodingOf(v);
+      if (auto convert = dyn_cast<ConvertLayoutOp>(def))
+        if (isTarget(convert.getSrc().getType().getEncoding()))
+          return convert.getSrc().getType().getEncoding();
+      for (Value operand : def->getOperands())
+        if (seen.insert(operand).second)
+          queue.push_back(operand);
+    }
+    return {};
   }
 };
 
@@ -537,7 +628,8 @@ struct RemoveLayoutConversionsPass
 
     RewritePatternSet sink(ctx);
     sink.add<SinkConvertIntoUser, CarryLoopValueInUserLayout,
-             CarryLoopValueInDotLayout, StoreConvertSourceInLocalAlloc>(ctx);
+             CarryLoopValueInDotLayout, ReturnIfResultInDotLayout,
+             StoreConvertSourceInLocalAlloc>(ctx);
     FrozenRewritePatternSet sinkPatterns(std::move(sink));
 
     GreedyRewriteConfig config;

@@ -513,3 +513,80 @@ module attributes {tkgpu.num_warps = 8 : i32, tkgpu.threads_per_warp = 32 : i32}
     return %d : tensor<256xf32, #sl>
   }
 }
+
+// -----
+
+// An online softmax that rescales only when a block-wide test holds
+// (attention_fwd.tk's online_softmax_lazy): acc and l_i are updated inside
+// an scf.if. The if returns them in the dot's layout and its row slice
+// (the slice found nearest, not the column slice of the key vector that
+// the rescale also reads, further back), so the loop carries them there;
+// what is left to convert is that key vector, once, where it is used.
+// CHECK-DAG: #[[MMA:.*]] = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+// CHECK-DAG: #[[ROW:.*]] = #tkgpu.slice<{dim = 1, parent = #[[MMA]]}>
+// CHECK-DAG: #[[COL:.*]] = #tkgpu.slice<{dim = 0, parent = #[[MMA]]}>
+// CHECK-LABEL: func.func @rescale_under_if
+// CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[ROW]]>, tensor<64x64xf32, #[[MMA]]>)
+// CHECK-NOT: convert_layout
+// CHECK: scf.if {{.*}} -> (tensor<64xf32, #[[ROW]]>, tensor<64x64xf32, #[[MMA]]>)
+// CHECK: tkgpu.convert_layout {{.*}} : tensor<64xf32, #[[COL]]> -> tensor<64xf32, #[[ROW]]>
+// CHECK-NOT: convert_layout
+// CHECK: arith.mulf {{.*}} : tensor<64x64xf32, #[[MMA]]>
+// CHECK-NOT: convert_layout
+// CHECK: scf.yield {{.*}} : tensor<64xf32, #[[ROW]]>, tensor<64x64xf32, #[[MMA]]>
+// CHECK-NOT: convert_layout
+// CHECK: tk.dot {{.*}} -> tensor<64x64xf32, #[[MMA]]>
+// CHECK-NOT: convert_layout
+// CHECK: scf.yield {{.*}} : tensor<64xf32, #[[ROW]]>, tensor<64x64xf32, #[[MMA]]>
+// CHECK-NEXT: }
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dA = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dB = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#row = #tkgpu.slice<{dim = 1, parent = #mma}>
+#col = #tkgpu.slice<{dim = 0, parent = #mma}>
+#b1 = #tkgpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s2 = #tkgpu.slice<{dim = 1, parent = #b2}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @rescale_under_if(%q: tensor<64x16xf16, #dA>, %k: tensor<16x64xf16, #dB>, %p16: tensor<64x16xf16, #dA>, %v: tensor<16x64xf16, #dB>, %po: tensor<64x64x!tk.ptr<f32>, #b2>, %n: i32, %keys: tensor<64xf32, #col>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c8 = arith.constant 8.0 : f32
+    %zmma = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %zrow = arith.constant dense<0.0> : tensor<64xf32, #b1>
+    %zacc = arith.constant dense<0.0> : tensor<64x64xf32, #b2>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%l = %zrow, %acc = %zacc) -> (tensor<64xf32, #b1>, tensor<64x64xf32, #b2>) : i32 {
+      %qk = tk.dot %q, %k, %zmma : tensor<64x16xf16, #dA> * tensor<16x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      %rmax = tk.reduce max %qk {axis = 1 : i32} : tensor<64x64xf32, #mma> -> tensor<64xf32, #row>
+      %big = tk.reduce max %rmax {axis = 0 : i32} : tensor<64xf32, #row> -> f32
+      %cond = arith.cmpf ogt, %big, %c8 : f32
+      %colb = tkgpu.convert_layout %keys : tensor<64xf32, #col> -> tensor<64xf32, #b1>
+      %rmaxb = tkgpu.convert_layout %rmax : tensor<64xf32, #row> -> tensor<64xf32, #b1>
+      %res:2 = scf.if %cond -> (tensor<64xf32, #b1>, tensor<64x64xf32, #b2>) {
+        %decoy = arith.mulf %colb, %colb : tensor<64xf32, #b1>
+        %shift = arith.subf %rmaxb, %decoy : tensor<64xf32, #b1>
+        %alpha = math.exp2 %shift : tensor<64xf32, #b1>
+        %ls = arith.mulf %l, %alpha : tensor<64xf32, #b1>
+        %as = tkgpu.convert_layout %alpha : tensor<64xf32, #b1> -> tensor<64xf32, #s2>
+        %ax = tk.expand_dims %as {axis = 1 : i32} : tensor<64xf32, #s2> -> tensor<64x1xf32, #b2>
+        %ab = tk.broadcast %ax : tensor<64x1xf32, #b2> -> tensor<64x64xf32, #b2>
+        %acc2 = arith.mulf %acc, %ab : tensor<64x64xf32, #b2>
+        scf.yield %ls, %acc2 : tensor<64xf32, #b1>, tensor<64x64xf32, #b2>
+      } else {
+        scf.yield %l, %acc : tensor<64xf32, #b1>, tensor<64x64xf32, #b2>
+      }
+      %rsumb = tkgpu.convert_layout %rmax : tensor<64xf32, #row> -> tensor<64xf32, #b1>
+      %l2 = arith.addf %res#0, %rsumb : tensor<64xf32, #b1>
+      %accm = tkgpu.convert_layout %res#1 : tensor<64x64xf32, #b2> -> tensor<64x64xf32, #mma>
+      %d = tk.dot %p16, %v, %accm : tensor<64x16xf16, #dA> * tensor<16x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      %db = tkgpu.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #b2>
+      scf.yield %l2, %db : tensor<64xf32, #b1>, tensor<64x64xf32, #b2>
+    }
+    %ls = tkgpu.convert_layout %r#0 : tensor<64xf32, #b1> -> tensor<64xf32, #s2>
+    %lx = tk.expand_dims %ls {axis = 1 : i32} : tensor<64xf32, #s2> -> tensor<64x1xf32, #b2>
+    %lb = tk.broadcast %lx : tensor<64x1xf32, #b2> -> tensor<64x64xf32, #b2>
+    %o = arith.divf %r#1, %lb : tensor<64x64xf32, #b2>
+    tk.store %po, %o : tensor<64x64x!tk.ptr<f32>, #b2>, tensor<64x64xf32, #b2>
+    return
+  }
+}

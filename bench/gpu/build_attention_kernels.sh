@@ -150,11 +150,6 @@ for d in 64 128; do
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_ts_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True -D TMA_STORE=True $qr $rb "$@"
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True $qr $rb "$@"
         variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True $rb "$@"
-        # _lz: -D LAZY_RESCALE=True (online_softmax_lazy: the accumulator
-        # rescaled only when a row's max grows by more than 2^8).
-        lz="-D LAZY_RESCALE=True"
-        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_qr_lz_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True $lz $qr $rb "$@"
-        variant "attn_f16_d${d}_${c}_w4_s3_ws_r128_fs_lz_rb" f16 $d $causal 4 64 3 $n $ws --maxnreg 128 -D FUSED_SCALE=True $lz $rb "$@"
       else
         variant "attn_f16_d${d}_${c}_w8_s4_ws" f16 $d $causal 8 64 4 $n $ws "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws" f16 $d $causal 8 128 3 $n $ws "$@"
@@ -165,8 +160,6 @@ for d in 64 128; do
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_ts" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr_ts_rb" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True --invariant-a-in-registers --rebase-wgmma-descriptors "$@"
         variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_rb" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True --rebase-wgmma-descriptors "$@"
-        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_lz_rb" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D LAZY_RESCALE=True --rebase-wgmma-descriptors "$@"
-        variant "attn_f16_d${d}_${c}_w8_n128_s3_ws_fs_qr_ts_lz_rb" f16 $d $causal 8 128 3 $n $ws -D FUSED_SCALE=True -D TMA_STORE=True -D LAZY_RESCALE=True --invariant-a-in-registers --rebase-wgmma-descriptors "$@"
         variant "attn_bf16_d${d}_${c}_w8_n128_ws" bf16 $d $causal 8 128 2 $n $ws "$@"
       fi
       if [ $d = 64 ]; then

@@ -34,6 +34,8 @@
 # (default 16: the 132 tiles in flight then span about 16 tile rows by 8
 # tile columns, which reads 22% fewer DRAM bytes than 8 by 16.5; docs/
 # tma.md) and PERSISTENT_MAX_STAGES (default 4; BLOCK_K 32 fits 6).
+# COMPILE_FLAGS (e.g. --rebase-wgmma-descriptors) go to every tkc and
+# tk-run compile of the descriptor kernels (the pointer rows too).
 # Each check and timing gives tk-run --timeout 120: a kernel that hangs
 # (a multicast pair that parts deadlocks) fails there instead of using up
 # the device call.
@@ -52,7 +54,8 @@ DTYPE=${DTYPE:-f16}
 BASE=(-D BLOCK_M=$BM -D BLOCK_N=$BN -D BLOCK_K=$BK -D GROUP_M=${GROUP_M:-16}
       --num-warps $WARPS --arch sm_90a)
 config() { # VARIANT [LEAKY]: SRC, KERNEL and CONFIG for it
-  CONFIG=("${BASE[@]}" -D LEAKY=${2:-False})
+  # shellcheck disable=SC2206
+  CONFIG=("${BASE[@]}" -D LEAKY=${2:-False} ${COMPILE_FLAGS:-})
   SRC="$ROOT/examples/matmul_desc.tk"; KERNEL=matmul_desc
   [ $1 = pointer ] && return 0
   CONFIG+=(-D DTYPE=$DTYPE)

@@ -8,9 +8,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
 
-mlir::LogicalResult tk::lowerToLlvmDialect(mlir::ModuleOp module) {
+mlir::LogicalResult tk::lowerToLlvmDialect(mlir::ModuleOp module,
+                                           bool rebaseDescriptors) {
   mlir::PassManager pm(module.getContext());
-  buildLlvmPipeline(pm);
+  buildLlvmPipeline(pm, rebaseDescriptors);
   return runAndVerify(pm, module);
 }
 

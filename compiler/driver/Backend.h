@@ -28,8 +28,10 @@ class TimingScope;
 namespace tk {
 
 /// Runs buildLlvmPipeline on `module` (a tkgpu module) in place. Errors are
-/// reported through the context's diagnostic handler.
-mlir::LogicalResult lowerToLlvmDialect(mlir::ModuleOp module);
+/// reported through the context's diagnostic handler. `rebaseDescriptors`:
+/// tkc's --rebase-wgmma-descriptors.
+mlir::LogicalResult lowerToLlvmDialect(mlir::ModuleOp module,
+                                       bool rebaseDescriptors = false);
 
 /// Everything tkc writes for --emit=cubin.
 struct CubinArtifacts {

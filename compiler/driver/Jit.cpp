@@ -135,6 +135,7 @@ CompileOptions makeCompileOptions(const KernelSource &source,
   result.arch = options.arch;
   result.assumptions = options.assumptions;
   result.assumeAlignedPointers = options.assumeAlignedPointers;
+  result.rebaseDescriptors = options.rebaseDescriptors;
   result.emit = options.artifact == ArtifactKind::TkIr  ? EmitKind::Tk
                 : options.artifact == ArtifactKind::Ptx ? EmitKind::Ptx
                                                         : EmitKind::Cubin;
@@ -193,7 +194,7 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   buildTkgpuPipeline(pm, static_cast<int>(getNumWarps(*module)),
                      static_cast<int>(getNumStages(*module)), options.arch);
   if (mlir::failed(runAndVerify(pm, *module)) ||
-      mlir::failed(lowerToLlvmDialect(*module)))
+      mlir::failed(lowerToLlvmDialect(*module, options.rebaseDescriptors)))
     return failure(" for the GPU");
 
   TargetOptions target;
@@ -317,6 +318,7 @@ llvm::Expected<std::string> jit::computeCacheKey(const KernelSource &source,
     key.add("assume-value", assumption.value);
   }
   key.add("assume-aligned-pointers", options.assumeAlignedPointers ? 1 : 0);
+  key.add("rebase-wgmma-descriptors", options.rebaseDescriptors ? 1 : 0);
   // Unset and explicit values stay distinct: unset means the kernel's own
   // decorator value, which the source text already covers.
   auto orUnset = [](std::optional<unsigned> value) {

@@ -65,6 +65,8 @@ struct JitOptions {
   /// Specialization assumptions (tkc's --assume NAME=16 / NAME=1).
   std::vector<ArgAssumption> assumptions;
   bool assumeAlignedPointers = false;
+  /// tkc's --rebase-wgmma-descriptors (CompileOptions::rebaseDescriptors).
+  bool rebaseDescriptors = false;
   ArtifactKind artifact = ArtifactKind::Cubin;
   /// False: neither read nor write the cache.
   bool useCache = true;

@@ -174,7 +174,7 @@ llvm::Expected<RuntimeImage> KernelModule::makeImage(ImageKind kind) {
   buildTkgpuPipeline(pm, static_cast<int>(numWarps),
                      static_cast<int>(numStages), options.arch);
   if (mlir::failed(pm.run(*moduleRef)) ||
-      mlir::failed(lowerToLlvmDialect(*moduleRef)))
+      mlir::failed(lowerToLlvmDialect(*moduleRef, options.rebaseDescriptors)))
     return failure("tk-run: error: cannot compile " + options.path +
                    " for the GPU");
   TargetOptions target;
@@ -211,6 +211,7 @@ static llvm::Expected<LoadedKernel> loadThroughJit(const SourceOptions &options,
   jitOptions.arch = options.arch;
   jitOptions.assumptions = options.assumptions;
   jitOptions.assumeAlignedPointers = options.assumeAlignedPointers;
+  jitOptions.rebaseDescriptors = options.rebaseDescriptors;
   jitOptions.artifact = image == ImageKind::TkIr ? jit::ArtifactKind::TkIr
                                                  : jit::ArtifactKind::Cubin;
   jitOptions.useCache = options.useCache;

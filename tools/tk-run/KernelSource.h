@@ -40,6 +40,8 @@ struct SourceOptions {
   /// values against them before the launch).
   std::vector<ArgAssumption> assumptions;
   bool assumeAlignedPointers = false;
+  /// --rebase-wgmma-descriptors, as tkc's.
+  bool rebaseDescriptors = false;
   /// False (--no-cache): .tk kernels for libtkrt bypass the on-disk kernel
   /// cache (docs/cache.md).
   bool useCache = true;

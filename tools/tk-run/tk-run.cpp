@@ -119,6 +119,12 @@ cl::opt<bool> assumeAlignedPointers(
     "assume-aligned-pointers",
     cl::desc("Compile for 16-byte aligned pointer arguments (the buffers "
              "tk-run allocates are)"), cl::cat(tkRunCategory));
+cl::opt<bool> rebaseWgmmaDescriptors(
+    "rebase-wgmma-descriptors",
+    cl::desc("sm_90a: compile as tkc --rebase-wgmma-descriptors does (each "
+             "wgmma descriptor from tk_smem's address taken where it is "
+             "built; off by default: docs/pipeline.md)"),
+    cl::cat(tkRunCategory));
 
 /// SIGALRM under --timeout: only async-signal-safe calls (write, _exit);
 /// the kernel may still be running in the interpreter or on the GPU (the
@@ -255,6 +261,7 @@ int main(int argc, char **argv) {
     sourceOptions.assumptions.push_back(std::move(*assumption));
   }
   sourceOptions.assumeAlignedPointers = assumeAlignedPointers;
+  sourceOptions.rebaseDescriptors = rebaseWgmmaDescriptors;
   if (sourceOptions.isIR &&
       (!sourceOptions.assumptions.empty() || assumeAlignedPointers))
     fatal("--assume and --assume-aligned-pointers apply to .tk sources; tk "

@@ -160,6 +160,9 @@ TEST_F(JitTest, KeySensitivity) {
   o.assumeAlignedPointers = true;
   differs("aligned pointers", o, source());
   o = base;
+  o.rebaseDescriptors = true;
+  differs("rebased descriptors", o, source());
+  o = base;
   o.autotuneConfig = 1;
   differs("autotune config", o, source());
   o = base;
@@ -386,4 +389,42 @@ TEST_F(JitTest, PtxArtifact) {
   ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
   EXPECT_TRUE(second->fromCache);
   expectSame(*first, *second);
+}
+
+// --rebase-wgmma-descriptors reaches the LLVM lowering through the JIT (as
+// tk-run passes it): each wgmma descriptor then takes tk_smem's address
+// afresh (a `mov ..., tk_smem;` of its own) instead of one for the kernel.
+TEST_F(JitTest, RebasedDescriptorsReachTheLowering) {
+  const KernelSource mm{"mm.tk", R"(
+@kernel
+def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f32, K: i32):
+    offs_m = arange(0, 64)
+    offs_n = arange(0, 64)
+    offs_k = arange(0, 64)
+    acc = zeros([64, 64], dtype=f32)
+    for k in range(0, K, 64):
+        a = load(a_ptr + offs_m[:, None] * K + (k + offs_k)[None, :])
+        b = load(b_ptr + (k + offs_k)[:, None] * 64 + offs_n[None, :])
+        acc = dot(a, b, acc)
+    store(c_ptr + offs_m[:, None] * 64 + offs_n[None, :], acc)
+)"};
+  auto countBaseMoves = [](const std::string &ptx) {
+    size_t count = 0;
+    for (size_t at = ptx.find("tk_smem;"); at != std::string::npos;
+         at = ptx.find("tk_smem;", at + 1))
+      ++count;
+    return count;
+  };
+  JitOptions plain = options(ArtifactKind::Ptx);
+  plain.defines.clear();
+  JitOptions rebased = plain;
+  rebased.rebaseDescriptors = true;
+  auto a = compile(mm, "mm", plain);
+  ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
+  auto b = compile(mm, "mm", rebased);
+  ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
+  ASSERT_NE(a->binary.find("wgmma.mma_async"), std::string::npos);
+  EXPECT_EQ(countBaseMoves(a->binary), 1u);
+  EXPECT_GT(countBaseMoves(b->binary), 1u);
+  EXPECT_NE(a->cacheKey, b->cacheKey);
 }

@@ -506,9 +506,9 @@ struct CarryLoopValueInDotLayout : public OpRewritePattern<scf::ForOp> {
     return layouts;
   }
 
-  /// Whether `value` is computed in `loop`'s body (or a region in it) from
-  /// a conversion out of `layout` (or from a value in `layout`), looking
-  /// back through the body's ops: a value built only from the iter_arg and cheap producers (pointer
+  /// Whether `value` is computed in `loop`'s body from a conversion out of
+  /// `layout` (or from a value in `layout`), looking back through the body's
+  /// ops: a value built only from the iter_arg and cheap producers (pointer
   /// increments) has no reason to change layout.
   static bool derivesFrom(Value value, Attribute layout, scf::ForOp loop) {
     SmallVector<Value> work{value};
@@ -518,7 +518,7 @@ struct CarryLoopValueInDotLayout : public OpRewritePattern<scf::ForOp> {
       if (!seen.insert(v).second || seen.size() > Rematerializer::kBudget)
         continue;
       Operation *def = v.getDefiningOp();
-      if (!def || !loop->isProperAncestor(def))
+      if (!def || def->getBlock() != loop.getBody())
         continue;
       if (encodingOf(v) == layout)
         return true;
@@ -534,9 +534,11 @@ struct CarryLoopValueInDotLayout : public OpRewritePattern<scf::ForOp> {
 
 /// See the banner: an scf.if result in a loop that a branch computes from
 /// a conversion out of a layout of one of the loop's dots (or a slice of
-/// it) is returned in that layout. The other branch's value is converted
-/// there (inside the branch, where sinking and the loop carry can remove
-/// it), and users after the if see the old layout through one conversion.
+/// it) is returned in that layout, when the other branch's value comes from
+/// it too or is an iter_arg (attention's l_i and acc when not rescaled) or
+/// cheap to rebuild there. That value is converted inside its branch, where
+/// sinking and the loop carry remove the conversion, and users after the if
+/// see the old layout through one conversion.
 /// Only dot layouts are targets, and a result already in one is left
 /// alone, so the rewrite cannot undo itself.
 struct ReturnIfResultInDotLayout : public OpRewritePattern<scf::IfOp> {
@@ -561,7 +563,20 @@ struct ReturnIfResultInDotLayout : public OpRewritePattern<scf::IfOp> {
         if (!target)
           target = nearestDotLayout(yield.getOperand(index), type.getRank(),
                                     candidates, loop);
-      if (!target)
+      // Each branch's value must come from `target` too, or be one the
+      // loop can carry there (an iter_arg) or rebuild there: otherwise a
+      // conversion would only move into the other branch.
+      auto reachable = [&](Value value) {
+        auto arg = dyn_cast<BlockArgument>(value);
+        if (arg && arg.getOwner() == loop.getBody())
+          return true;
+        return nearestDotLayout(value, type.getRank(), candidates, loop) ==
+                   target ||
+               Rematerializer().canRematerialize(value, target);
+      };
+      if (!target || !llvm::all_of(yields, [&](scf::YieldOp yield) {
+            return reachable(yield.getOperand(index));
+          }))
         continue;
       RankedTensorType newType = withEncoding(type, target);
       for (scf::YieldOp yield : yields) {

@@ -590,3 +590,37 @@ module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32,
     return
   }
 }
+
+// -----
+
+// The same if, but the other branch yields a tile that comes from outside
+// the loop in a blocked layout: returning the result in #mma would only
+// move the conversion into that branch, so the if is left as it is.
+// CHECK-DAG: #[[B2:.*]] = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @if_left_alone
+// CHECK: scf.if {{.*}} -> (tensor<64x64xf32, #[[B2]]>)
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %{{.*}} : tensor<64x64xf32, #[[B2]]>
+#mma = #tkgpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#dA = #tkgpu.dot_operand<{opIdx = 0, parent = #mma, kWidth = 2}>
+#dB = #tkgpu.dot_operand<{opIdx = 1, parent = #mma, kWidth = 2}>
+#b2 = #tkgpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {tkgpu.num_warps = 4 : i32, tkgpu.threads_per_warp = 32 : i32, tkgpu.target = "sm_80"} {
+  func.func @if_left_alone(%q: tensor<64x16xf16, #dA>, %k: tensor<16x64xf16, #dB>, %po: tensor<64x64x!tk.ptr<f32>, #b2>, %other: tensor<64x64xf32, #b2>, %n: i32, %c: i1) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %zmma = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %qk = tk.dot %q, %k, %zmma : tensor<64x16xf16, #dA> * tensor<16x64xf16, #dB> -> tensor<64x64xf32, #mma>
+      %r = scf.if %c -> (tensor<64x64xf32, #b2>) {
+        %e = math.exp2 %qk : tensor<64x64xf32, #mma>
+        %eb = tkgpu.convert_layout %e : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #b2>
+        scf.yield %eb : tensor<64x64xf32, #b2>
+      } else {
+        scf.yield %other : tensor<64x64xf32, #b2>
+      }
+      tk.store %po, %r : tensor<64x64x!tk.ptr<f32>, #b2>, tensor<64x64xf32, #b2>
+    }
+    return
+  }
+}

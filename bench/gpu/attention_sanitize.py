@@ -7,10 +7,10 @@ Usage: compute-sanitizer --tool racecheck python3 attention_sanitize.py FWD_DIR 
 FWD_DIR and BWD_DIR are what bench/gpu/build_attention_kernels.sh and
 build_attention_bwd_kernels.sh compiled. Every variant runs once on
 Z=1, H=2, N=256 (N=250 for the variants without the N_CTX
-specialization, forward and backward). The references are plain float32 torch matrix products
-(cuBLAS), never SDPA: its memory-efficient backward kernel reports races of
-its own under racecheck, and a reference computed inside the sanitizer
-should be trustworthy. Prints one line per kernel with its relative error
+specialization, forward and backward). The references are plain float32
+torch matrix products (cuBLAS), never SDPA: its memory-efficient backward
+kernel reports races of its own under racecheck, and a reference computed
+inside the sanitizer should be trustworthy. Prints one line per kernel with its relative error
 (<= 1e-2 passes) and exits 1 if any is wrong, so the sanitizer's verdict
 and the results come from the same run.
 """

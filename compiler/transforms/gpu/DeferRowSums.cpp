@@ -157,14 +157,6 @@ std::optional<RowSum> matchRowSum(scf::ForOp loop, unsigned index) {
   return sum;
 }
 
-/// `value` in the layout of `type` (the same registers: see matchRowSum).
-Value convertTo(OpBuilder &b, Location loc, RankedTensorType type,
-                Value value) {
-  if (value.getType() == type)
-    return value;
-  return ConvertLayoutOp::create(b, loc, type, value);
-}
-
 /// `rows` (M, slice of #mma) as M x 8 in #mma8: broadcast over p's
 /// columns (`wideType`), then its first 8-column block picked (each
 /// thread's copies of its rows; no data moves, and no convert_layout in
@@ -213,13 +205,13 @@ Value foldColumns(OpBuilder &b, Location loc, Value p,
   return folded;
 }
 
-/// Rewrites `sum` of `loop`: a new loop whose iter_arg `sum.index`
-/// carries the partial sums (the other iter_args as they were), the body
-/// moved into it. Returns the new loop.
-scf::ForOp deferRowSum(scf::ForOp loop, RowSum sum) {
+/// Rewrites `sum` of `loop` in place: iter_arg `sum.index` (and the
+/// loop's result of that index) carries the partial sums; the other
+/// iter_args stay as they are.
+void deferRowSum(scf::ForOp loop, RowSum sum) {
   Location loc = sum.update.getLoc();
-  auto rowsType = cast<RankedTensorType>(
-      loop.getRegionIterArg(sum.index).getType());
+  BlockArgument arg = loop.getRegionIterArg(sum.index);
+  auto rowsType = cast<RankedTensorType>(arg.getType());
   auto mma = cast<MmaEncodingAttr>(static_cast<Attribute>(
       cast<SliceEncodingAttr>(rowsType.getEncoding()).getParent()));
   MmaEncodingAttr narrow = getNarrowMma(mma);
@@ -230,43 +222,34 @@ scf::ForOp deferRowSum(scf::ForOp loop, RowSum sum) {
   auto wideType = cast<RankedTensorType>(sum.reduce.getSrcs()[0].getType());
 
   OpBuilder b(loop);
-  SmallVector<Value> inits(loop.getInitArgs());
-  inits[sum.index] = getPartialInit(b, loop.getLoc(), inits[sum.index],
-                                    wideType, partialType);
-  auto grown = scf::ForOp::create(b, loop.getLoc(), loop.getLowerBound(),
-                                  loop.getUpperBound(), loop.getStep(), inits);
-  grown->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
-  Block *body = grown.getBody();
-  body->getOperations().splice(body->end(), loop.getBody()->getOperations());
-  loop.getInductionVar().replaceAllUsesWith(grown.getInductionVar());
-  for (auto [old, now] :
-       llvm::zip_equal(loop.getRegionIterArgs(), grown.getRegionIterArgs()))
-    if (old.getType() == now.getType())
-      old.replaceAllUsesWith(now);
+  OpOperand &init = loop.getInitsMutable()[sum.index];
+  init.set(getPartialInit(b, loop.getLoc(), init.get(), wideType,
+                          partialType));
+  arg.setType(partialType);
+  OpResult result = loop->getResult(sum.index);
+  result.setType(partialType);
 
   // In the body: p's column blocks into the partial sums.
   b.setInsertionPoint(sum.update);
   Value folded = foldColumns(b, loc, sum.reduce.getSrcs()[0], partialType);
   Value scaled = arith::MulFOp::create(
-      b, loc, grown.getRegionIterArg(sum.index),
-      rowsToPartial(b, loc, sum.alpha, wideType, partialType));
+      b, loc, arg, rowsToPartial(b, loc, sum.alpha, wideType, partialType));
   Value updated = arith::AddFOp::create(b, loc, scaled, folded);
-  body->getTerminator()->setOperand(sum.index, updated);
+  loop.getBody()->getTerminator()->setOperand(sum.index, updated);
   sum.update->erase();
   sum.scale->erase();
   sum.reduce->erase();
 
-  // After it: the lanes' partial sums together.
-  b.setInsertionPointAfter(grown);
+  // After it: the lanes' partial sums together, back in the rows' layout
+  // where #mma was not 8 columns wide already (the same registers: see
+  // matchRowSum).
+  b.setInsertionPointAfter(loop);
   auto reduced = tk::ReduceOp::create(b, loc, narrowRows, tk::ReduceKind::Sum,
-                                      grown.getResult(sum.index), 1u);
-  for (auto [old, now] : llvm::zip_equal(loop.getResults(), grown.getResults()))
-    old.replaceAllUsesWith(
-        old.getResultNumber() == sum.index
-            ? convertTo(b, loc, rowsType, reduced.getResult(0))
-            : now);
-  loop->erase();
-  return grown;
+                                      result, 1u);
+  Value total = reduced.getResult(0);
+  if (narrowRows != rowsType)
+    total = ConvertLayoutOp::create(b, loc, rowsType, total);
+  result.replaceAllUsesExcept(total, reduced);
 }
 
 struct DeferRowSumsPass
@@ -277,18 +260,11 @@ struct DeferRowSumsPass
     for (scf::ForOp loop : loops) {
       if (carriesFreshDot(loop))
         continue;
-      // Each rewrite replaces the loop, so the search starts again on the
-      // new one (whose partial sums no longer match).
-      bool rewrote = true;
-      while (rewrote) {
-        rewrote = false;
-        for (unsigned index = 0; index < loop.getNumRegionIterArgs(); ++index)
-          if (std::optional<RowSum> sum = matchRowSum(loop, index)) {
-            loop = deferRowSum(loop, *sum);
-            rewrote = true;
-            break;
-          }
-      }
+      // A rewritten iter_arg no longer matches, so one pass over the
+      // indices does.
+      for (unsigned index = 0; index < loop.getNumRegionIterArgs(); ++index)
+        if (std::optional<RowSum> sum = matchRowSum(loop, index))
+          deferRowSum(loop, *sum);
     }
   }
 };

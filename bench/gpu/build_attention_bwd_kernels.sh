@@ -16,10 +16,10 @@
 # Each variant NAME gives OUTDIR/NAME.cubin and OUTDIR/NAME.json:
 #   bwd_pre_d{64,128}, bwd_{dkdv,dq}_d{64,128}_{full,causal}_w{4,8}, and the
 #   same with the prefix bf16_ for bf16 (-D DTYPE=bf16)
-# and, with --arch sm_90a, one f16 set per HEAD_DIM and causality built
-# without the N_CTX specialization (suffix _anyn: bwd_pre_dD_anyn and the
-# _tma_ws dK/dV and dQ shapes), which attention_bwd_gpu.py checks at
-# N = 1000 and 4095 as well.
+# and, with --arch sm_90a, one set per dtype, HEAD_DIM and causality built
+# without the N_CTX specialization (suffix _anyn: [bf16_]bwd_pre_dD_anyn
+# and the _tma_ws dK/dV and dQ shapes), which attention_bwd_gpu.py checks
+# at N = 1000 and 4095 as well.
 set -euo pipefail
 TKC=$1; OUT=$2; shift 2
 SRC="$(cd "$(dirname "$0")/../.." && pwd)/examples/attention_bwd.tk"
@@ -118,17 +118,20 @@ ANYN=" "
 PRE_SPEC=$(spec o do)
 DKDV_SPEC=$(spec q k v do dk dv)
 DQ_SPEC=$(spec q k v do dq)
-for d in 64 128; do
-  build bwd_pre_d${d}_anyn attn_bwd_preprocess "$PRE_SPEC" -D HEAD_DIM=$d \
-    -D BLOCK_M=128 -D DTYPE=f16 --num-warps 4
-  dkdv_st=$( [ $d = 64 ] && echo 3 || echo 2 )
-  for causal in False True; do
-    kind=$( [ $causal = True ] && echo causal || echo full )
-    build bwd_dkdv_d${d}_${kind}_m64n128w8s${dkdv_st}_tma_ws_anyn attn_bwd_dkdv_tma \
-      "$DKDV_SPEC" -D HEAD_DIM=$d -D BLOCK_M=64 -D BLOCK_N=128 -D CAUSAL=$causal \
-      -D DTYPE=f16 --num-warps 8 --num-stages $dkdv_st -D WARP_SPECIALIZE=True
-    build bwd_dq_d${d}_${kind}_m128n64w8s3_tma_ws_anyn attn_bwd_dq_tma "$DQ_SPEC" \
-      -D HEAD_DIM=$d -D BLOCK_M=128 -D BLOCK_N=64 -D CAUSAL=$causal -D DTYPE=f16 \
-      --num-warps 8 --num-stages 3 -D WARP_SPECIALIZE=True
+for dtype in ${TMA_DTYPES:-f16 bf16}; do
+  p=$( [ $dtype = bf16 ] && echo bf16_ || true )
+  for d in 64 128; do
+    build ${p}bwd_pre_d${d}_anyn attn_bwd_preprocess "$PRE_SPEC" -D HEAD_DIM=$d \
+      -D BLOCK_M=128 -D DTYPE=$dtype --num-warps 4
+    dkdv_st=$( [ $d = 64 ] && echo 3 || echo 2 )
+    for causal in False True; do
+      kind=$( [ $causal = True ] && echo causal || echo full )
+      build ${p}bwd_dkdv_d${d}_${kind}_m64n128w8s${dkdv_st}_tma_ws_anyn attn_bwd_dkdv_tma \
+        "$DKDV_SPEC" -D HEAD_DIM=$d -D BLOCK_M=64 -D BLOCK_N=128 -D CAUSAL=$causal \
+        -D DTYPE=$dtype --num-warps 8 --num-stages $dkdv_st -D WARP_SPECIALIZE=True
+      build ${p}bwd_dq_d${d}_${kind}_m128n64w8s3_tma_ws_anyn attn_bwd_dq_tma "$DQ_SPEC" \
+        -D HEAD_DIM=$d -D BLOCK_M=128 -D BLOCK_N=64 -D CAUSAL=$causal -D DTYPE=$dtype \
+        --num-warps 8 --num-stages 3 -D WARP_SPECIALIZE=True
+    done
   done
 done

@@ -6,8 +6,9 @@
 #   - bf16 (-D DTYPE=bf16): the same shapes on 8 warps;
 #   - with --arch sm_90a, the 8-warp f16 variants again on mma.sync
 #     (--mma=v2, suffix _v2), to compare with wgmma;
-#   - one variant without the N_CTX specialization (suffix _anyn), for
-#     sequence lengths that are not a multiple of 16 (N = 1000).
+#   - variants without the N_CTX specialization (suffix _anyn), for
+#     sequence lengths that are not a multiple of 16 (N = 1000); with
+#     --arch sm_90a warp-specialized ones too, bf16 among them.
 #   - _n128_s3: BLOCK_N 128 on 3 stages at HEAD_DIM 128 (224 KiB);
 #   - _n128_s2: BLOCK_N 128 on 2 stages at HEAD_DIM 64;
 #   - _n128_ahead: BLOCK_N 128, 3 stages, -D AHEAD=True (the scores one
@@ -180,4 +181,11 @@ if [ $hopper = 1 ]; then
   variant attn_f16_d128_full_w8_n128_ws_anyn f16 128 False 8 128 2 -k attn_fwd_tma -D WARP_SPECIALIZE=True "$@"
   variant attn_f16_d64_full_w8_ahead_ws_anyn f16 64 False 8 64 2 -k attn_fwd_tma -D WARP_SPECIALIZE=True -D AHEAD=True "$@"
   variant attn_f16_d128_causal_w8_n128_ahead_ws_anyn f16 128 True 8 128 2 -k attn_fwd_tma -D WARP_SPECIALIZE=True -D AHEAD=True "$@"
+  # bf16 on any N, every HEAD_DIM and mask (the N = 1000 in bf16).
+  for d in 64 128; do
+    for causal in False True; do
+      c=$( [ $causal = True ] && echo causal || echo full )
+      variant attn_bf16_d${d}_${c}_w8_ws_anyn bf16 $d $causal 8 64 2 -k attn_fwd_tma -D WARP_SPECIALIZE=True "$@"
+    done
+  done
 fi

@@ -17,6 +17,9 @@
 // are stored as (Z, N, H, D) and passed with the strides of that layout
 // (the kernels take any strides); N_CTX is a multiple of 16 (the builds
 // specialize on it) but not of any block, so every masked tail matters.
+// The _bf16_anyn builds (the _tma kernels and the descriptor forward on
+// bf16, without the N_CTX specialization) run on an N that is not a
+// multiple of 16.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,13 +85,21 @@ void referenceHead(const std::vector<double> &q, const std::vector<double> &k,
 }
 
 /// `tma`: the attn_bwd_*_tma kernels (tiles through tensor descriptors),
-/// which take Z before H and N_CTX.
+/// which take Z before H and N_CTX. T = tk::bf16: the _bf16_anyn builds
+/// (tma only, with the descriptor forward), on an N that is not a multiple
+/// of 16.
+template <typename T = tk::half>
 void runBackward(examples::Session &s, bool causal, bool tma) {
-  const std::string suffix = std::string(tma ? "_tma" : "") +
+  constexpr bool anyN = std::is_same_v<T, tk::bf16>;
+  const std::string build = anyN ? "_bf16_anyn" : "";
+  const std::string suffix = std::string(tma ? "_tma" : "") + build +
                              (causal ? "_causal" : "");
-  tk::Kernel fwd = s.loadKernel(std::string("attention_fwd") +
-                                (causal ? "_causal" : ""));
-  tk::Kernel pre = s.loadKernel("attention_bwd_preprocess");
+  // The forward that writes O and M: attn_fwd, or attn_fwd_tma (which
+  // takes Z too) for the bf16 builds.
+  tk::Kernel fwd = s.loadKernel(std::string(anyN ? "attention_fwd_tma"
+                                                 : "attention_fwd") +
+                                build + (causal ? "_causal" : ""));
+  tk::Kernel pre = s.loadKernel("attention_bwd_preprocess" + build);
   tk::Kernel dkdv = s.loadKernel("attention_bwd_dkdv" + suffix);
   tk::Kernel dqKernel = s.loadKernel("attention_bwd_dq" + suffix);
   for (const tk::Kernel *kernel : {&fwd, &dkdv, &dqKernel})
@@ -97,7 +108,7 @@ void runBackward(examples::Session &s, bool causal, bool tma) {
                      std::to_string(!causal));
 
   const int32_t Z = 1, H = 2;
-  const int32_t N = int32_t(s.size(1040, 208));
+  const int32_t N = int32_t(anyN ? s.size(1000, 200) : s.size(1040, 208));
   const int32_t D = int32_t(examples::constexprValue(fwd, "HEAD_DIM"));
   for (const tk::Kernel *kernel : {&pre, &dkdv, &dqKernel})
     if (examples::constexprValue(*kernel, "HEAD_DIM") != D)
@@ -108,36 +119,41 @@ void runBackward(examples::Session &s, bool causal, bool tma) {
   const int32_t sD = 1, sH = D, sN = H * D, sZ = N * H * D;
   const size_t count = size_t(Z) * N * H * D, rows = size_t(Z) * H * N;
   examples::Random random(causal ? 21 : 20);
-  std::vector<tk::half> q = examples::toHalf(random.normal(count));
-  std::vector<tk::half> k = examples::toHalf(random.normal(count));
-  std::vector<tk::half> v = examples::toHalf(random.normal(count));
-  std::vector<tk::half> dout = examples::toHalf(random.normal(count));
+  std::vector<T> q = examples::toElements<T>(random.normal(count));
+  std::vector<T> k = examples::toElements<T>(random.normal(count));
+  std::vector<T> v = examples::toElements<T>(random.normal(count));
+  std::vector<T> dout = examples::toElements<T>(random.normal(count));
   tk::Buffer qBuf = s.upload(q), kBuf = s.upload(k), vBuf = s.upload(v),
              doBuf = s.upload(dout);
-  tk::Buffer oBuf = s.poisoned<tk::half>(count);
+  tk::Buffer oBuf = s.poisoned<T>(count);
   tk::Buffer mBuf = s.poisoned<float>(rows);
   tk::Buffer deltaBuf = s.poisoned<float>(rows);
-  tk::Buffer dqBuf = s.poisoned<tk::half>(count),
-             dkBuf = s.poisoned<tk::half>(count),
-             dvBuf = s.poisoned<tk::half>(count);
-  auto f16 = [](tk::Buffer &b) { return b.as<tk::half>(); };
+  tk::Buffer dqBuf = s.poisoned<T>(count), dkBuf = s.poisoned<T>(count),
+             dvBuf = s.poisoned<T>(count);
+  auto elems = [](tk::Buffer &b) { return b.as<T>(); };
 
-  fwd.launch({examples::cdiv(N, examples::constexprValue(fwd, "BLOCK_M")),
-              Z * H},
-             f16(qBuf), f16(kBuf), f16(vBuf), f16(oBuf), mBuf.as<float>(),
-             smScale, sZ, sH, sN, sD, sZ, sH, sN, sD, sZ, sH, sN, sD, sZ, sH,
-             sN, sD, H, N);
+  auto launchFwd = [&](auto... sizes) {
+    fwd.launch({examples::cdiv(N, examples::constexprValue(fwd, "BLOCK_M")),
+                Z * H},
+               elems(qBuf), elems(kBuf), elems(vBuf), elems(oBuf), mBuf.as<float>(),
+               smScale, sZ, sH, sN, sD, sZ, sH, sN, sD, sZ, sH, sN, sD, sZ,
+               sH, sN, sD, sizes...);
+  };
+  if (anyN)
+    launchFwd(Z, H, N);
+  else
+    launchFwd(H, N);
   auto backward = [&] {
     pre.launch({examples::cdiv(N, examples::constexprValue(pre, "BLOCK_M")),
                 Z * H},
-               f16(oBuf), f16(doBuf), deltaBuf.as<float>(), sZ, sH, sN, sD,
+               elems(oBuf), elems(doBuf), deltaBuf.as<float>(), sZ, sH, sN, sD,
                sZ, sH, sN, sD, H, N);
     auto launchDkdv = [&](auto... sizes) {
       dkdv.launch(
           {examples::cdiv(N, examples::constexprValue(dkdv, "BLOCK_N")),
            Z * H},
-          f16(qBuf), f16(kBuf), f16(vBuf), f16(doBuf), f16(dkBuf),
-          f16(dvBuf), mBuf.as<float>(), deltaBuf.as<float>(), smScale,
+          elems(qBuf), elems(kBuf), elems(vBuf), elems(doBuf), elems(dkBuf),
+          elems(dvBuf), mBuf.as<float>(), deltaBuf.as<float>(), smScale,
           sZ, sH, sN, sD,   // Q
           sZ, sH, sN, sD,   // K
           sZ, sH, sN, sD,   // V
@@ -150,7 +166,7 @@ void runBackward(examples::Session &s, bool causal, bool tma) {
       dqKernel.launch(
           {examples::cdiv(N, examples::constexprValue(dqKernel, "BLOCK_M")),
            Z * H},
-          f16(qBuf), f16(kBuf), f16(vBuf), f16(doBuf), f16(dqBuf),
+          elems(qBuf), elems(kBuf), elems(vBuf), elems(doBuf), elems(dqBuf),
           mBuf.as<float>(), deltaBuf.as<float>(), smScale,
           sZ, sH, sN, sD,   // Q
           sZ, sH, sN, sD,   // K
@@ -173,8 +189,9 @@ void runBackward(examples::Session &s, bool causal, bool tma) {
   auto at = [&](int32_t z, int32_t n, int32_t h, int32_t d) {
     return size_t(z) * sZ + size_t(n) * sN + size_t(h) * sH + size_t(d) * sD;
   };
-  // delta from the O the forward actually wrote (f16), exactly as defined.
-  std::vector<double> oD = examples::toDouble(oBuf.download<tk::half>()),
+  // delta from the O the forward actually wrote (f16 or bf16), exactly as
+  // defined.
+  std::vector<double> oD = examples::toDouble(oBuf.download<T>()),
                       doD = examples::toDouble(dout);
   std::vector<double> deltaRef(rows, 0.0);
   for (int32_t z = 0; z < Z; ++z)
@@ -196,13 +213,13 @@ void runBackward(examples::Session &s, bool causal, bool tma) {
     for (int32_t h = 0; h < H; ++h)
       referenceHead(qD, kD, vD, doD, z, h, N, D, smScale, causal, at, ref);
   examples::checkClose("attention_bwd" + suffix + " dq",
-                       examples::toDouble(dqBuf.download<tk::half>()),
+                       examples::toDouble(dqBuf.download<T>()),
                        ref.dq, 1e-2);
   examples::checkClose("attention_bwd" + suffix + " dk",
-                       examples::toDouble(dkBuf.download<tk::half>()),
+                       examples::toDouble(dkBuf.download<T>()),
                        ref.dk, 1e-2);
   examples::checkClose("attention_bwd" + suffix + " dv",
-                       examples::toDouble(dvBuf.download<tk::half>()),
+                       examples::toDouble(dvBuf.download<T>()),
                        ref.dv, 1e-2);
 
   double ms = examples::timeMs(s, backward);
@@ -222,5 +239,7 @@ int main(int argc, char **argv) {
           runBackward(s, /*causal=*/false, tma);
           runBackward(s, /*causal=*/true, tma);
         }
+        runBackward<tk::bf16>(s, /*causal=*/false, /*tma=*/true);
+        runBackward<tk::bf16>(s, /*causal=*/true, /*tma=*/true);
       });
 }

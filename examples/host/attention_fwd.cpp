@@ -13,7 +13,9 @@
 // stored as (Z, N, H, D) and passed with the strides of that layout (the
 // kernel takes any strides), and N_CTX is a multiple of 16 (the build
 // specializes on it) but not of BLOCK_N or BLOCK_M, so the masked tail
-// blocks and the padded query rows matter.
+// blocks and the padded query rows matter. attention_fwd_tma_bf16_anyn
+// (and _causal) is attn_fwd_tma on bf16 built without the N_CTX
+// specialization, run on an N that is not a multiple of 16.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,10 +25,13 @@
 
 namespace {
 
+template <typename T = tk::half>
 void runAttention(examples::Session &s, const std::string &kernelName,
-                  bool withZ, bool causal) {
+                  bool withZ, bool causal, bool anyN = false) {
   const int32_t Z = 1, H = 2;
-  const int32_t N = int32_t(s.size(1040, 208));
+  // A build without the N_CTX specialization runs on an N that is not a
+  // multiple of 16 (nor of the blocks).
+  const int32_t N = int32_t(anyN ? s.size(1000, 200) : s.size(1040, 208));
   tk::Kernel kernel = s.loadKernel(kernelName);
   const int32_t D = int32_t(examples::constexprValue(kernel, "HEAD_DIM"));
   int64_t blockM = examples::constexprValue(kernel, "BLOCK_M");
@@ -40,18 +45,18 @@ void runAttention(examples::Session &s, const std::string &kernelName,
                 strideZ = N * H * D;
   const size_t count = size_t(Z) * N * H * D;
   examples::Random random(10);
-  std::vector<tk::half> q = examples::toHalf(random.normal(count));
-  std::vector<tk::half> k = examples::toHalf(random.normal(count));
-  std::vector<tk::half> v = examples::toHalf(random.normal(count));
+  std::vector<T> q = examples::toElements<T>(random.normal(count));
+  std::vector<T> k = examples::toElements<T>(random.normal(count));
+  std::vector<T> v = examples::toElements<T>(random.normal(count));
   tk::Buffer qBuf = s.upload(q), kBuf = s.upload(k), vBuf = s.upload(v);
-  tk::Buffer oBuf = s.poisoned<tk::half>(count);
+  tk::Buffer oBuf = s.poisoned<T>(count);
   tk::Buffer mBuf = s.poisoned<float>(size_t(Z) * H * N);
 
   auto launch = [&] {
     auto args = [&](auto... sizes) {
-      kernel.launch({examples::cdiv(N, blockM), Z * H}, qBuf.as<tk::half>(),
-                    kBuf.as<tk::half>(), vBuf.as<tk::half>(),
-                    oBuf.as<tk::half>(), mBuf.as<float>(), smScale,
+      kernel.launch({examples::cdiv(N, blockM), Z * H}, qBuf.as<T>(),
+                    kBuf.as<T>(), vBuf.as<T>(), oBuf.as<T>(),
+                    mBuf.as<float>(), smScale,
                     strideZ, strideH, strideN, strideD,  // Q
                     strideZ, strideH, strideN, strideD,  // K
                     strideZ, strideH, strideN, strideD,  // V
@@ -98,7 +103,7 @@ void runAttention(examples::Session &s, const std::string &kernelName,
             (rowMax + std::log(sum)) / std::log(2.0);
       }
   examples::checkClose(kernelName + " o",
-                       examples::toDouble(oBuf.download<tk::half>()), oRef,
+                       examples::toDouble(oBuf.download<T>()), oRef,
                        1e-2);
   examples::checkClose(kernelName + " m",
                        examples::toDouble(mBuf.download<float>()), mRef,
@@ -125,5 +130,9 @@ int main(int argc, char **argv) {
         runAttention(s, "attention_fwd_tma_ws_ahead_causal", true, /*causal=*/true);
         runAttention(s, "attention_fwd_tma_lazy", true, /*causal=*/false);
         runAttention(s, "attention_fwd_tma_lazy_causal", true, /*causal=*/true);
+        runAttention<tk::bf16>(s, "attention_fwd_tma_bf16_anyn", true,
+                               /*causal=*/false, /*anyN=*/true);
+        runAttention<tk::bf16>(s, "attention_fwd_tma_bf16_anyn_causal", true,
+                               /*causal=*/true, /*anyN=*/true);
       });
 }

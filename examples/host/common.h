@@ -40,6 +40,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #ifndef TK_EXAMPLES_KERNEL_DIR
@@ -202,6 +203,13 @@ inline std::vector<tk::half> toHalf(const std::vector<float> &values) {
   for (size_t i = 0; i < values.size(); ++i)
     out[i] = tk::half(values[i]);
   return out;
+}
+/// toHalf or toBf16, by the element type T (tk::half or tk::bf16).
+template <typename T> std::vector<T> toElements(const std::vector<float> &v) {
+  if constexpr (std::is_same_v<T, tk::bf16>)
+    return toBf16(v);
+  else
+    return toHalf(v);
 }
 template <typename T> std::vector<double> toDouble(const std::vector<T> &v) {
   std::vector<double> out(v.size());

@@ -7,7 +7,7 @@
 // attention_bwd_dkdv_tma and attention_bwd_dq_tma (the loops' tiles
 // through tensor descriptors). They are
 // checked against the gradients of softmax(Q K^T * sm_scale) V computed in
-// double from the same f16 inputs:
+// double from the same f16 (or bf16) inputs:
 //
 //   P = softmax(S), S = Q K^T * sm_scale      dV = P^T dO
 //   dP = dO V^T                               dS = P * (dP - rowsum(dP * P))
@@ -135,9 +135,9 @@ void runBackward(examples::Session &s, bool causal, bool tma) {
   auto launchFwd = [&](auto... sizes) {
     fwd.launch({examples::cdiv(N, examples::constexprValue(fwd, "BLOCK_M")),
                 Z * H},
-               elems(qBuf), elems(kBuf), elems(vBuf), elems(oBuf), mBuf.as<float>(),
-               smScale, sZ, sH, sN, sD, sZ, sH, sN, sD, sZ, sH, sN, sD, sZ,
-               sH, sN, sD, sizes...);
+               elems(qBuf), elems(kBuf), elems(vBuf), elems(oBuf),
+               mBuf.as<float>(), smScale, sZ, sH, sN, sD, sZ, sH, sN, sD, sZ,
+               sH, sN, sD, sZ, sH, sN, sD, sizes...);
   };
   if (anyN)
     launchFwd(Z, H, N);

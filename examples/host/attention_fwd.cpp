@@ -9,7 +9,7 @@
 // attention_fwd_tma_ws_ahead, attention_fwd_tma_ws_ahead_causal; and
 // rescaling only when a row max grows by more than 2^8,
 // attention_fwd_tma_lazy, attention_fwd_tma_lazy_causal), against a double
-// reference from the same f16 inputs. Q, K, V and O are
+// reference from the same f16 (or bf16) inputs. Q, K, V and O are
 // stored as (Z, N, H, D) and passed with the strides of that layout (the
 // kernel takes any strides), and N_CTX is a multiple of 16 (the build
 // specializes on it) but not of BLOCK_N or BLOCK_M, so the masked tail

@@ -34,8 +34,8 @@ same checks and timings on bf16 inputs (no torch_flash row).
 Speed: at Z=4, H=32, N=4096, each specialized dK/dV and dQ variant that
 passed its checks alone, then the whole backward (preprocess + the faster
 dK/dV + the faster dQ, one after the other); CUDA events, the L2 flushed
-before each run (as triton.testing.do_bench), the median of 20. FLOPs 2.5 * 4*Z*H*N^2*D,
-halved for causal (the backward's dK/dV and dQ together do 2.5 times the
+before each run (as triton.testing.do_bench), the median of 20. FLOPs
+2.5 * 4*Z*H*N^2*D, halved for causal (the backward's dK/dV and dQ together do 2.5 times the
 forward's matrix products). Side by side, PyTorch's flash backward (f16
 autograd of scaled_dot_product_attention with the flash backend), where it
 is available. With --long, the whole backward (the same kernels) and

@@ -10,9 +10,9 @@ Z=1, H=2, N=256 (N=250 for the variants without the N_CTX
 specialization, forward and backward). The references are plain float32
 torch matrix products (cuBLAS), never SDPA: its memory-efficient backward
 kernel reports races of its own under racecheck, and a reference computed
-inside the sanitizer should be trustworthy. Prints one line per kernel with its relative error
-(<= 1e-2 passes) and exits 1 if any is wrong, so the sanitizer's verdict
-and the results come from the same run.
+inside the sanitizer should be trustworthy. Prints one line per kernel
+with its relative error (<= 1e-2 passes) and exits 1 if any is wrong, so
+the sanitizer's verdict and the results come from the same run.
 """
 import glob
 import math

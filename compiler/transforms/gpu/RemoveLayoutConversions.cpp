@@ -558,24 +558,25 @@ struct ReturnIfResultInDotLayout : public OpRewritePattern<scf::IfOp> {
           llvm::is_contained(candidates, type.getEncoding()))
         continue;
       unsigned index = result.getResultNumber();
-      Attribute target;
-      for (scf::YieldOp yield : yields)
-        if (!target)
-          target = nearestDotLayout(yield.getOperand(index), type.getRank(),
-                                    candidates, loop);
+      Attribute nearest[2];
+      for (auto [yield, layout] : llvm::zip_equal(yields, nearest))
+        layout = nearestDotLayout(yield.getOperand(index), type.getRank(),
+                                  candidates, loop);
+      Attribute target = nearest[0] ? nearest[0] : nearest[1];
       // Each branch's value must come from `target` too, or be one the
       // loop can carry there (an iter_arg) or rebuild there: otherwise a
       // conversion would only move into the other branch.
-      auto reachable = [&](Value value) {
+      auto reachable = [&](Value value, Attribute layout) {
         auto arg = dyn_cast<BlockArgument>(value);
         if (arg && arg.getOwner() == loop.getBody())
           return true;
-        return nearestDotLayout(value, type.getRank(), candidates, loop) ==
-                   target ||
+        return layout == target ||
                Rematerializer().canRematerialize(value, target);
       };
-      if (!target || !llvm::all_of(yields, [&](scf::YieldOp yield) {
-            return reachable(yield.getOperand(index));
+      if (!target ||
+          !llvm::all_of(llvm::zip_equal(yields, nearest), [&](auto pair) {
+            auto [yield, layout] = pair;
+            return reachable(yield.getOperand(index), layout);
           }))
         continue;
       RankedTensorType newType = withEncoding(type, target);

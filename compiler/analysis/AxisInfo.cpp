@@ -8,6 +8,24 @@
 //   constancy K: runs of K equal values.
 // Every quantity is a power of two, so gcd is min and lcm is max.
 //
+// Where two values meet (select, max/min, the dataflow join at loop and if
+// boundaries) and their contiguities differ, the result's runs are the
+// shorter ones, c = min(C_a, C_b): a run of the longer side now also starts
+// inside one of its old runs, at start + j*c, so that side's divisibility is
+// capped by c (in bytes for pointers). Without the cap a select between
+// [x, x+1, ...] (x % 16 == 0) and a splat of a multiple of 16 would claim
+// every element divisible by 16.
+//
+// Division and remainder by a value r that is only known to be a multiple
+// of D_r (a run-time M with `tk.divisibility`, as Triton's launch
+// specialization provides) keep structure: an aligned run of g = min(C, D,
+// D_r) consecutive values never crosses a multiple of r, so x % r stays
+// consecutive over g values and x / r constant over g values, provided r
+// itself is constant over the run. This is what keeps tutorial 03's
+// `(pid_m * BLOCK_M + arange(0, BLOCK_M)) % M` contiguous. Like Triton's
+// AxisInfo, the rules assume non-negative offsets (truncating division of a
+// negative run can change value inside it).
+//
 //===----------------------------------------------------------------------===//
 #include "compiler/analysis/AxisInfo.h"
 
@@ -68,6 +86,22 @@ int64_t pointeeBytes(Type type) {
   if (!ptr)
     return 1;
   return std::max<int64_t>(1, ptr.getPointeeType().getIntOrFloatBitWidth() / 8);
+}
+
+/// The divisibility of run starts where `a` and `b` meet along `d` (one or
+/// the other element is taken): runs shrink to the shorter contiguity c, so
+/// the longer side's starts are only known divisible by c elements
+/// (`elementBytes` each). See the file comment.
+int64_t mergedDivisibility(const AxisInfo &a, const AxisInfo &b, unsigned d,
+                           int64_t elementBytes) {
+  int64_t c = std::min(a.getContiguity(d), b.getContiguity(d));
+  auto side = [&](const AxisInfo &x) {
+    if (x.getContiguity(d) == c)
+      return x.getDivisibility(d);
+    return std::min(x.getDivisibility(d),
+                    std::min(kMaxDivisor, c * elementBytes));
+  };
+  return std::min(side(a), side(b));
 }
 
 /// Builds an AxisInfo dimension by dimension.
@@ -170,6 +204,8 @@ AxisInfo divInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs) {
     return constantInfo(type, *c);
   if (rhs.getConstantValue() == 1)
     return lhs;
+  if (lhs.getConstantValue() == 0)
+    return lhs;
   std::optional<int64_t> divisor = rhs.getConstantValue();
   bool byPow2 = divisor && *divisor > 0 && llvm::isPowerOf2_64(*divisor);
   return makeInfo(
@@ -181,43 +217,64 @@ AxisInfo divInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs) {
       },
       [&](unsigned d) {
         int64_t constancy = gcd(lhs.getConstancy(d), rhs.getConstancy(d));
-        // An aligned run of consecutive values divided by 2^k gives runs of
-        // 2^k equal values.
-        if (byPow2 && lhs.getContiguity(d) > 1)
+        // An aligned run of g consecutive values divided by a multiple of g
+        // that is constant over the run: g equal quotients.
+        if (lhs.getContiguity(d) > 1)
           constancy = std::max(
-              constancy, std::min({lhs.getContiguity(d),
-                                   lhs.getDivisibility(d), *divisor}));
+              constancy,
+              std::min({lhs.getContiguity(d), lhs.getDivisibility(d),
+                        rhs.getDivisibility(d), rhs.getConstancy(d)}));
         return constancy;
       });
 }
 
+/// lhs % rhs (signed or unsigned remainder).
 AxisInfo remInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs) {
   if (auto c = foldBinary(lhs, rhs, [](int64_t a, int64_t b) {
         return b == 0 ? std::nullopt : std::optional<int64_t>(a % b);
       }))
     return constantInfo(type, *c);
-  std::optional<int64_t> divisor = rhs.getConstantValue();
-  if (!divisor || *divisor <= 0 || !llvm::isPowerOf2_64(*divisor))
-    return makeInfo(
-        lhs.getRank(), [](unsigned) { return 1; }, [](unsigned) { return 1; },
-        [&](unsigned d) {
-          return gcd(lhs.getConstancy(d), rhs.getConstancy(d));
-        });
-  if (*divisor == 1)
+  if (rhs.getConstantValue() == 1 || lhs.getConstantValue() == 0)
     return constantInfo(type, 0);
-  int64_t m = *divisor;
+  auto runLength = [&](unsigned d) {
+    // Runs restart at multiples of r; an aligned run stays consecutive for
+    // g values when r is a multiple of g and constant over them.
+    return std::min({lhs.getContiguity(d), lhs.getDivisibility(d),
+                     rhs.getDivisibility(d), rhs.getConstancy(d)});
+  };
   return makeInfo(
       lhs.getRank(),
       [&](unsigned d) {
-        // Runs restart at multiples of m; aligned runs stay consecutive
-        // for min(C, m) values.
-        return std::min({lhs.getContiguity(d), m, lhs.getDivisibility(d)});
+        return lhs.getContiguity(d) > 1 ? runLength(d) : int64_t(1);
       },
-      [&](unsigned d) { return std::min(lhs.getDivisibility(d), m); },
-      [&](unsigned d) { return lhs.getConstancy(d); });
+      [&](unsigned d) -> int64_t {
+        // x - q * r: divisible by what divides both x and r.
+        if (lhs.getContiguity(d) == 1)
+          return std::min(lhs.getDivisibility(d), elementDivisibility(rhs, d));
+        int64_t g = runLength(d);
+        if (g == lhs.getContiguity(d))
+          return std::min(lhs.getDivisibility(d), rhs.getDivisibility(d));
+        return g;
+      },
+      [&](unsigned d) { return gcd(lhs.getConstancy(d), rhs.getConstancy(d)); });
 }
 
-/// Bitwise and/or/xor, min/max: only constancy survives in general.
+/// max/min: consecutive runs of both sides stay consecutive (max(a + i,
+/// b + i) = max(a, b) + i); otherwise only constancy survives.
+AxisInfo maxMinInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs,
+                    function_ref<int64_t(int64_t, int64_t)> fn) {
+  if (auto c = foldBinary(lhs, rhs, [&](int64_t a, int64_t b) {
+        return std::optional<int64_t>(fn(a, b));
+      }))
+    return constantInfo(type, *c);
+  return makeInfo(
+      lhs.getRank(),
+      [&](unsigned d) { return gcd(lhs.getContiguity(d), rhs.getContiguity(d)); },
+      [&](unsigned d) { return mergedDivisibility(lhs, rhs, d, 1); },
+      [&](unsigned d) { return gcd(lhs.getConstancy(d), rhs.getConstancy(d)); });
+}
+
+/// Bitwise and/or/xor: constancy survives, and what divides both sides.
 AxisInfo bitwiseInfo(Type type, const AxisInfo &lhs, const AxisInfo &rhs,
                      function_ref<std::optional<int64_t>(int64_t, int64_t)> fn) {
   if (auto c = foldBinary(lhs, rhs, fn))
@@ -277,11 +334,10 @@ AxisInfo cmpInfo(Type type, arith::CmpIPredicate predicate,
       });
 }
 
-AxisInfo selectInfo(Type type, const AxisInfo &cond, const AxisInfo &a,
-                    const AxisInfo &b) {
+AxisInfo selectInfo(Type type, bool scalarCond, const AxisInfo &cond,
+                    const AxisInfo &a, const AxisInfo &b) {
   if (cond.getConstantValue())
     return *cond.getConstantValue() ? a : b;
-  bool scalarCond = cond.getRank() != a.getRank();
   std::optional<int64_t> constant;
   if (a.getConstantValue() && a.getConstantValue() == b.getConstantValue())
     constant = a.getConstantValue();
@@ -291,7 +347,9 @@ AxisInfo selectInfo(Type type, const AxisInfo &cond, const AxisInfo &a,
         int64_t c = gcd(a.getContiguity(d), b.getContiguity(d));
         return scalarCond ? c : gcd(c, cond.getConstancy(d));
       },
-      [&](unsigned d) { return gcd(a.getDivisibility(d), b.getDivisibility(d)); },
+      [&](unsigned d) {
+        return mergedDivisibility(a, b, d, pointeeBytes(type));
+      },
       [&](unsigned d) {
         int64_t k = gcd(a.getConstancy(d), b.getConstancy(d));
         return scalarCond ? k : gcd(k, cond.getConstancy(d));
@@ -315,11 +373,15 @@ AxisInfo hintInfo(HintOp hint, const AxisInfo &src) {
 }
 
 std::optional<int64_t> getIntConstant(Attribute attr) {
+  // i1 true is 1 (as cmpi's folded results), not -1.
   if (auto integer = dyn_cast<IntegerAttr>(attr))
-    return integer.getValue().getSExtValue();
+    return integer.getType().isInteger(1) ? int64_t(integer.getValue().getZExtValue())
+                                          : integer.getValue().getSExtValue();
   if (auto splat = dyn_cast<SplatElementsAttr>(attr))
     if (isa<IntegerType, IndexType>(splat.getElementType()))
-      return splat.getSplatValue<APInt>().getSExtValue();
+      return splat.getElementType().isInteger(1)
+                 ? int64_t(splat.getSplatValue<APInt>().getZExtValue())
+                 : splat.getSplatValue<APInt>().getSExtValue();
   return std::nullopt;
 }
 
@@ -442,24 +504,36 @@ std::optional<AxisInfo> transfer(Operation *op,
         });
       })
       .Case<arith::MaxSIOp, arith::MaxUIOp>([&](auto) {
-        return bitwiseInfo(type, operand(0), operand(1), [](int64_t a, int64_t b) {
-          return std::optional<int64_t>(std::max(a, b));
-        });
+        return maxMinInfo(type, operand(0), operand(1),
+                          [](int64_t a, int64_t b) { return std::max(a, b); });
       })
       .Case<arith::MinSIOp, arith::MinUIOp>([&](auto) {
-        return bitwiseInfo(type, operand(0), operand(1), [](int64_t a, int64_t b) {
-          return std::optional<int64_t>(std::min(a, b));
-        });
+        return maxMinInfo(type, operand(0), operand(1),
+                          [](int64_t a, int64_t b) { return std::min(a, b); });
       })
       .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) {
         return cmpInfo(type, cmp.getPredicate(), operand(0), operand(1));
       })
-      .Case<arith::SelectOp>([&](auto) {
-        return selectInfo(type, operand(0), operand(1), operand(2));
+      .Case<arith::SelectOp>([&](arith::SelectOp select) {
+        // An i1 condition picks one whole side.
+        bool scalarCond = !isa<ShapedType>(select.getCondition().getType());
+        return selectInfo(type, scalarCond, operand(0), operand(1), operand(2));
+      })
+      .Case<LoadOp>([&](LoadOp load) {
+        // Equal addresses under an equal mask bit load equal values (a
+        // table read through a broadcast pointer).
+        const AxisInfo &ptr = operand(0);
+        const AxisInfo *mask = load.getMask() ? &operand(1) : nullptr;
+        return makeInfo(
+            rank, [](unsigned) { return 1; }, [](unsigned) { return 1; },
+            [&](unsigned d) {
+              return mask ? gcd(ptr.getConstancy(d), mask->getConstancy(d))
+                          : ptr.getConstancy(d);
+            });
       })
       .Case<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
             arith::IndexCastOp, arith::IndexCastUIOp, IntToPtrOp, PtrToIntOp,
-            tkgpu::ConvertLayoutOp>(
+            BitcastOp, tkgpu::ConvertLayoutOp>(
           [&](auto) -> std::optional<AxisInfo> { return operand(0); })
       .Default([](Operation *) { return std::nullopt; });
 }
@@ -578,7 +652,9 @@ AxisInfo AxisInfo::join(const AxisInfo &lhs, const AxisInfo &rhs) {
   DimVector c, d, k;
   for (unsigned i = 0; i < lhs.getRank(); ++i) {
     c.push_back(std::min(lhs.contiguity[i], rhs.contiguity[i]));
-    d.push_back(std::min(lhs.divisibility[i], rhs.divisibility[i]));
+    // The join does not know the element size: pointers are capped at c
+    // bytes, which is safe (and only loses where contiguities differ).
+    d.push_back(mergedDivisibility(lhs, rhs, i, 1));
     k.push_back(std::min(lhs.constancy[i], rhs.constancy[i]));
   }
   std::optional<int64_t> constant;

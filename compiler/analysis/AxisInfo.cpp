@@ -357,6 +357,59 @@ AxisInfo selectInfo(Type type, bool scalarCond, const AxisInfo &cond,
       constant);
 }
 
+/// The divisibility every element of `info` has, over all dimensions.
+int64_t commonElementDivisibility(const AxisInfo &info) {
+  int64_t common = kMaxDivisor;
+  for (unsigned d = 0; d < info.getRank(); ++d)
+    common = std::min(common, elementDivisibility(info, d));
+  return common;
+}
+
+/// tk.reshape (row-major order kept). Adding or dropping unit dimensions
+/// (what the frontend's block pointers and `x[:, None]` emit) keeps every
+/// fact of the other dimensions; a unit dimension gets what all elements
+/// share, as in expand_dims. A real reshape keeps the runs of the last
+/// dimension when the new last dimension divides the old one; the other
+/// dimensions keep only the common divisibility.
+AxisInfo reshapeInfo(ArrayRef<int64_t> from, ArrayRef<int64_t> to,
+                     const AxisInfo &src) {
+  int64_t common = commonElementDivisibility(src);
+  SmallVector<unsigned> fromDims, toDims;
+  for (auto [d, size] : llvm::enumerate(from))
+    if (size != 1)
+      fromDims.push_back(d);
+  for (auto [d, size] : llvm::enumerate(to))
+    if (size != 1)
+      toDims.push_back(d);
+  bool sameNonUnit =
+      fromDims.size() == toDims.size() &&
+      llvm::all_of(llvm::zip_equal(fromDims, toDims), [&](auto pair) {
+        return from[std::get<0>(pair)] == to[std::get<1>(pair)];
+      });
+  AxisInfo::DimVector c(to.size(), 1), d(to.size(), common),
+      k(to.size(), 1);
+  if (sameNonUnit) {
+    for (auto [f, t] : llvm::zip_equal(fromDims, toDims)) {
+      c[t] = src.getContiguity(f);
+      d[t] = src.getDivisibility(f);
+      k[t] = src.getConstancy(f);
+    }
+  } else if (!from.empty() && !to.empty() && to.back() > 0 &&
+             from.back() % to.back() == 0) {
+    unsigned last = from.size() - 1;
+    int64_t size = to.back();
+    c.back() = std::min(src.getContiguity(last), size);
+    d.back() = src.getContiguity(last) <= size
+                   ? src.getDivisibility(last)
+                   : std::min(src.getDivisibility(last), size);
+    k.back() = std::min(src.getConstancy(last), size);
+  }
+  for (auto [i, size] : llvm::enumerate(to))
+    if (size == 1)
+      k[i] = 1;
+  return AxisInfo(c, d, k, src.getConstantValue());
+}
+
 /// tk.hint: the given facts replace the computed ones.
 AxisInfo hintInfo(HintOp hint, const AxisInfo &src) {
   auto pick = [](DenseI32ArrayAttr attr, const AxisInfo::DimVector &fallback) {
@@ -436,9 +489,7 @@ std::optional<AxisInfo> transfer(Operation *op,
         unsigned axis = expand.getAxis();
         // The new unit dimension: every element starts a run, so it gets
         // the divisibility all elements share.
-        int64_t common = kMaxDivisor;
-        for (unsigned d = 0; d < src.getRank(); ++d)
-          common = std::min(common, elementDivisibility(src, d));
+        int64_t common = commonElementDivisibility(src);
         auto at = [&](const AxisInfo::DimVector &v, int64_t inserted,
                       unsigned d) {
           if (d == axis)
@@ -450,6 +501,10 @@ std::optional<AxisInfo> transfer(Operation *op,
             [&](unsigned d) { return at(src.getDivisibility(), common, d); },
             [&](unsigned d) { return at(src.getConstancy(), 1, d); },
             src.getConstantValue());
+      })
+      .Case<ReshapeOp>([&](ReshapeOp reshape) {
+        return reshapeInfo(reshape.getSrc().getType().getShape(), shape,
+                           operand(0));
       })
       .Case<TransOp>([&](TransOp trans) {
         const AxisInfo &src = operand(0);

@@ -3,6 +3,7 @@
 #include "compiler/driver/Compilation.h"
 
 #include "compiler/driver/DiagnosticPrinter.h"
+#include "compiler/driver/RemarkPrinter.h"
 #include "compiler/driver/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -52,6 +53,10 @@ Compilation::Compilation(CompileOptions options, llvm::raw_ostream *errs)
                             this->options.toolName, mlirErrorPrefix);
         return mlir::success();
       });
+  if (this->options.remarks)
+    enableRemarkPrinting(
+        context, [this] { return source.get(); }, *this->errs,
+        this->options.toolName);
 }
 
 Compilation::~Compilation() = default;

@@ -104,6 +104,10 @@ struct CompileOptions {
   /// --timing: the wall time of every stage and pass, to stderr, when the
   /// compilation ends (MLIR's timing report).
   bool timing = false;
+  /// --remarks: every pass's optimization remarks (what was pipelined,
+  /// which load or dot fell off the fast path and why) to stderr, at their
+  /// .tk lines (RemarkPrinter.h).
+  bool remarks = false;
   /// --print-ir-after-all: the module after every pass, to stderr.
   bool printIRAfterAll = false;
   /// --print-ir-after=PASS: the module after each run of that pass

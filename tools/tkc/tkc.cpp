@@ -132,6 +132,13 @@ static cl::list<std::string>
                 cl::desc("Specialize an argument: NAME=16 (divisible by 16 "
                          "/ 16-byte aligned) or NAME=1 (equal to 1)"),
                 cl::value_desc("NAME=16|NAME=1"), cl::cat(tkcCategory));
+static cl::opt<bool> remarks(
+    "remarks",
+    cl::desc("Print the optimization remarks of every pass (what was "
+             "pipelined or put on tensor cores, and which load or dot was "
+             "not, and why) at their source lines"),
+    cl::cat(tkcCategory));
+
 static cl::opt<bool> assumeAlignedPointers(
     "assume-aligned-pointers",
     cl::desc("Assume every pointer argument is 16-byte aligned"),
@@ -403,6 +410,7 @@ int main(int argc, char **argv) {
     options.assumptions.push_back(std::move(*assumption));
   }
   options.assumeAlignedPointers = assumeAlignedPointers;
+  options.remarks = remarks;
   options.printIRAfterAll = printIRAfterAll;
   options.timing = timing;
   options.printStats = printStats;

@@ -101,6 +101,7 @@
 // predication beyond the mask.
 //
 //===----------------------------------------------------------------------===//
+#include "compiler/analysis/AccessExplain.h"
 #include "compiler/analysis/AccessWidth.h"
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/transforms/gpu/Passes.h"
@@ -111,8 +112,11 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_TKGPUPIPELINE
@@ -219,11 +223,11 @@ std::optional<PipelinedLoad> matchOperandLoad(tk::LoadOp load) {
   return match;
 }
 
-/// Collects the fetch stage of `plan` (plan.loads set). Fails when the
-/// address computation cannot run ahead: an impure op or one with regions,
-/// or loop-carried values that the consume stage or the code after the
-/// loop also needs.
-LogicalResult collectFetchStage(LoopPlan &plan) {
+/// Collects the fetch stage of `plan` (plan.loads set). Fails, saying why
+/// in `why`, when the address computation cannot run ahead: an impure op
+/// or one with regions, or loop-carried values that the consume stage or
+/// the code after the loop also needs.
+LogicalResult collectFetchStage(LoopPlan &plan, std::string &why) {
   Block *body = plan.loop.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
   unsigned numIterArgs = plan.loop.getNumRegionIterArgs();
@@ -251,8 +255,13 @@ LogicalResult collectFetchStage(LoopPlan &plan) {
     // Memory-effect free is enough: fetches past the end compute addresses
     // they never use, and integer division does not trap on the GPU (a
     // flattened loop's tile coordinates divide by run-time values).
-    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
+    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0) {
+      why = "the address of a load depends on `" +
+            op->getName().getStringRef().str() +
+            "`, which reads memory or holds a region, so it cannot run "
+            "iterations ahead";
       return failure();
+    }
     llvm::append_range(worklist, op->getOperands());
   }
 
@@ -281,10 +290,16 @@ LogicalResult collectFetchStage(LoopPlan &plan) {
     }
     return true;
   };
+  const char *carriedWhy =
+      "a loop-carried value of the loads' addresses (a pointer advanced "
+      "each iteration) is also used by the rest of the body or after the "
+      "loop, which would see it iterations ahead";
   for (unsigned number : plan.fetchArgs) {
     if (!plan.loop.getResult(number).use_empty() ||
-        !usesAreAhead(plan.loop.getRegionIterArg(number)))
+        !usesAreAhead(plan.loop.getRegionIterArg(number))) {
+      why = carriedWhy;
       return failure();
+    }
   }
   for (Operation *op : plan.fetchOps) {
     bool ahead = llvm::any_of(op->getOperands(), [&](Value operand) {
@@ -297,8 +312,10 @@ LogicalResult collectFetchStage(LoopPlan &plan) {
       continue;
     plan.aheadOnly.insert(op);
     for (Value result : op->getResults())
-      if (!usesAreAhead(result))
+      if (!usesAreAhead(result)) {
+        why = carriedWhy;
         return failure();
+      }
   }
   return success();
 }
@@ -494,7 +511,70 @@ void waitInEpilogues(Block *body, Value inFlight) {
   }
 }
 
-/// The plan for `loop`, or nullopt when it is left alone.
+constexpr StringLiteral kRemarkCategory = "pipeline";
+
+/// A missed-optimization remark of this pass at `loc`.
+mlir::remark::detail::InFlightRemark missedRemark(Location loc,
+                                                  StringRef name) {
+  return mlir::remark::missed(
+      loc, mlir::remark::RemarkOpts::name(name).category(kRemarkCategory));
+}
+
+/// Whether `load`'s value reaches a dot through the ops accelerate-matmul
+/// puts between them (convert_layout, local_alloc, local_load).
+bool feedsDot(tk::LoadOp load) {
+  SmallVector<Operation *> worklist(load->getUsers().begin(),
+                                    load->getUsers().end());
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!seen.insert(op).second)
+      continue;
+    if (isa<tk::DotOp, WarpGroupDotOp>(op))
+      return true;
+    if (isa<ConvertLayoutOp, LocalAllocOp, LocalLoadOp>(op))
+      llvm::append_range(worklist, op->getUsers());
+  }
+  return false;
+}
+
+/// Why `load` (an operand load of the dot form) cannot become cp.async
+/// copies, or empty when it can.
+std::string whyNotCopied(const tk::AxisInfoAnalysis &axisInfo,
+                         tk::LoadOp load) {
+  if (!isZeroFill(load.getOther()))
+    return "its `other` is not zero (cp.async fills masked lanes with "
+           "zeros)";
+  if (load.getIsVolatile())
+    return "it is volatile";
+  Value mask = load.getMask();
+  auto maskType =
+      mask ? dyn_cast<RankedTensorType>(mask.getType()) : RankedTensorType();
+  if (mask && (!maskType ||
+               maskType.getEncoding() !=
+                   cast<RankedTensorType>(load.getPtr().getType())
+                       .getEncoding()))
+    return "its mask has another layout than its pointers";
+  if (!hasWideEnoughPieces(axisInfo, load)) {
+    auto type = cast<RankedTensorType>(load.getPtr().getType());
+    Type pointee = cast<tk::PtrType>(type.getElementType()).getPointeeType();
+    unsigned width =
+        tk::getAccessVectorWidth(axisInfo, load.getPtr(), load.getMask());
+    unsigned bits = pointee.isIntOrFloat() ? pointee.getIntOrFloatBitWidth()
+                                           : 0;
+    return llvm::formatv("each thread's piece is {0} bytes, and cp.async "
+                         "moves 4, 8 or 16: {1}",
+                         width * bits / 8,
+                         tk::explainAccessWidth(axisInfo, load.getPtr(),
+                                                load.getMask(), width))
+        .str();
+  }
+  return "";
+}
+
+/// The plan for `loop`, or nullopt when it is left alone. Loops with dot
+/// operand loads say why in a missed remark, and what was done in a
+/// passed remark once planned.
 std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
                                  const tk::AxisInfoAnalysis &axisInfo) {
   if (auto attr = loop->getAttrOfType<IntegerAttr>(kLoopNumStagesAttr))
@@ -506,28 +586,39 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
   plan.numStages = numStages;
   for (auto load : loop.getBody()->getOps<tk::LoadOp>()) {
     std::optional<PipelinedLoad> match = matchOperandLoad(load);
-    if (!match)
+    if (!match) {
+      if (feedsDot(load))
+        missedRemark(load.getLoc(), "LoadNotPipelined")
+            << "load not pipelined: its value goes to a dot and elsewhere "
+               "(only loads that only a dot reads are copied ahead)";
       continue;
+    }
     // Zero-filling copies cannot produce another `other`, and no cp.async
     // moves less than 4 bytes or is volatile: such a loop keeps its loads.
-    Value mask = load.getMask();
-    auto maskType =
-        mask ? dyn_cast<RankedTensorType>(mask.getType()) : RankedTensorType();
-    if (!isZeroFill(load.getOther()) || load.getIsVolatile() ||
-        (mask && (!maskType || maskType.getEncoding() !=
-                                   cast<RankedTensorType>(
-                                       load.getPtr().getType())
-                                       .getEncoding())) ||
-        !hasWideEnoughPieces(axisInfo, load))
+    if (std::string why = whyNotCopied(axisInfo, load); !why.empty()) {
+      missedRemark(load.getLoc(), "LoadNotPipelined")
+          << "load not pipelined: " << why
+          << "; the loop keeps all its loads";
       return std::nullopt;
+    }
     plan.loads.push_back(*match);
   }
-  if (plan.loads.empty() || failed(collectFetchStage(plan)))
+  if (plan.loads.empty())
     return std::nullopt;
+  std::string why;
+  if (failed(collectFetchStage(plan, why))) {
+    missedRemark(loop.getLoc(), "LoopNotPipelined")
+        << "loop not pipelined: " << why;
+    return std::nullopt;
+  }
   plan.wgmma = hasDotReaders(plan.loads.front().alloc, /*wgmma=*/true);
   for (PipelinedLoad &pipelined : plan.loads)
-    if (hasDotReaders(pipelined.alloc, /*wgmma=*/true) != plan.wgmma)
+    if (hasDotReaders(pipelined.alloc, /*wgmma=*/true) != plan.wgmma) {
+      missedRemark(loop.getLoc(), "LoopNotPipelined")
+          << "loop not pipelined: its loads feed both wgmma and mma.sync "
+             "dots";
       return std::nullopt;
+    }
   plan.distance = numStages;
   if (plan.wgmma && numStages >= 3 &&
       canKeepDotsInFlightOrInEpilogues(loop)) {
@@ -539,6 +630,41 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
     plan.deferCarriedWaits = true;
     plan.distance = numStages - 1;
   }
+  unsigned narrowest = 16;
+  for (PipelinedLoad &pipelined : plan.loads) {
+    auto type = cast<RankedTensorType>(pipelined.load.getPtr().getType());
+    Type pointee = cast<tk::PtrType>(type.getElementType()).getPointeeType();
+    unsigned bytes = tk::getAccessVectorWidth(axisInfo, pipelined.load.getPtr(),
+                                              pipelined.load.getMask()) *
+                     pointee.getIntOrFloatBitWidth() / 8;
+    narrowest = std::min(narrowest, bytes);
+  }
+  mlir::remark::passed(loop.getLoc(),
+                       mlir::remark::RemarkOpts::name("LoopPipelined")
+                           .category(kRemarkCategory))
+      << llvm::formatv("loop pipelined: {0} stages, {1} load(s) copied ahead "
+                       "with cp.async (pieces of {2} bytes or more){3}",
+                       numStages, plan.loads.size(), narrowest,
+                       plan.wgmma ? ", read by wgmma" : "")
+             .str();
+  if (narrowest < 16)
+    for (PipelinedLoad &pipelined : plan.loads) {
+      unsigned width = tk::getAccessVectorWidth(
+          axisInfo, pipelined.load.getPtr(), pipelined.load.getMask());
+      auto type = cast<RankedTensorType>(pipelined.load.getPtr().getType());
+      unsigned bits = cast<tk::PtrType>(type.getElementType())
+                          .getPointeeType()
+                          .getIntOrFloatBitWidth();
+      if (width * bits < 128)
+        missedRemark(pipelined.load.getLoc(), "LoadNotVectorized")
+            << llvm::formatv("load copied in {0}-byte pieces, not 16: {1}",
+                             width * bits / 8,
+                             tk::explainAccessWidth(axisInfo,
+                                                    pipelined.load.getPtr(),
+                                                    pipelined.load.getMask(),
+                                                    width))
+                   .str();
+    }
   return plan;
 }
 

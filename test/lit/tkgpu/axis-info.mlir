@@ -199,3 +199,22 @@ func.func @merged_runs(%b: i1) {
   %s = arith.select %b, %r, %r4 : tensor<64xi32>
   return
 }
+
+// -----
+
+// tk.reshape: unit dimensions added or dropped (block pointers' offsets)
+// keep the other dimensions' facts; a real reshape keeps the runs of the
+// last dimension that the new last dimension cuts.
+func.func @reshape() {
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1]}}
+  %r = tk.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  // expected-remark @below {{contiguity = [64, 1], divisibility = [1073741824, 1], constancy = [1, 1]}}
+  %col = tk.reshape %r : tensor<64xi32> -> tensor<64x1xi32>
+  // expected-remark @below {{contiguity = [1, 64], divisibility = [1, 1073741824], constancy = [1, 1]}}
+  %row = tk.reshape %r : tensor<64xi32> -> tensor<1x64xi32>
+  // expected-remark @below {{contiguity = [64], divisibility = [1073741824], constancy = [1]}}
+  %back = tk.reshape %row : tensor<1x64xi32> -> tensor<64xi32>
+  // expected-remark @below {{contiguity = [1, 16], divisibility = [1, 16], constancy = [1, 1]}}
+  %tiles = tk.reshape %r : tensor<64xi32> -> tensor<4x16xi32>
+  return
+}

@@ -94,7 +94,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
+#include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::tkgpu {
 #define GEN_PASS_DEF_TKGPUACCELERATEMATMUL
@@ -155,18 +157,34 @@ bool isBlockedTensor(Type type) {
          isa_and_nonnull<BlockedEncodingAttr>(tensor.getEncoding());
 }
 
-std::optional<MmaPlan> planMma(tk::DotOp dot, unsigned numWarps) {
+/// Element types in a message: "f16 x f16 -> f32".
+std::string describeTypes(tk::DotOp dot, Type a, Type b) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << a << " x " << b << " -> "
+     << cast<RankedTensorType>(dot.getC().getType()).getElementType();
+  return text;
+}
+
+/// The mma.sync plan of `dot`, or nullopt with the reason in `why`.
+std::optional<MmaPlan> planMma(tk::DotOp dot, unsigned numWarps,
+                               std::string &why) {
   if (!isBlockedTensor(dot.getA().getType()) ||
       !isBlockedTensor(dot.getB().getType()) ||
-      !isBlockedTensor(dot.getC().getType()))
+      !isBlockedTensor(dot.getC().getType())) {
+    why = "its operands are not 2-D blocked tensors";
     return std::nullopt;
+  }
   auto aType = cast<RankedTensorType>(dot.getA().getType());
   auto bType = cast<RankedTensorType>(dot.getB().getType());
   auto cType = cast<RankedTensorType>(dot.getC().getType());
   Type element = aType.getElementType();
   Type acc = cType.getElementType();
-  if (element != bType.getElementType())
+  if (element != bType.getElementType()) {
+    why = "its operand types differ (" +
+          describeTypes(dot, element, bType.getElementType()) + ")";
     return std::nullopt;
+  }
 
   MmaPlan plan;
   if ((element.isF16() || element.isBF16()) && acc.isF32()) {
@@ -178,20 +196,31 @@ std::optional<MmaPlan> planMma(tk::DotOp dot, unsigned numWarps) {
   } else if (element.isInteger(8) && acc.isInteger(32)) {
     plan.kWidth = 4;
   } else {
+    why = "mma.sync has no instruction for " +
+          describeTypes(dot, element, element) +
+          (element.isF32() ? " with input_precision=\"ieee\"" : "");
     return std::nullopt;
   }
 
   int64_t m = aType.getShape()[0], k = aType.getShape()[1],
           n = bType.getShape()[1];
   int64_t instrK = 8 * plan.kWidth;
-  if (m < 16 || n < 8 || k < instrK)
+  if (m < 16 || n < 8 || k < instrK) {
+    why = llvm::formatv("the tile {0}x{1}x{2} is smaller than one "
+                        "instruction (16x8x{3})",
+                        m, n, k, instrK);
     return std::nullopt;
+  }
   if (isChainedDot(dot) && m % (16 * numWarps) == 0)
     plan.warpsPerCTA = {numWarps, 1};
   else
     plan.warpsPerCTA = chooseWarpsPerCTA(m, n, numWarps);
-  if (plan.warpsPerCTA.empty())
+  if (plan.warpsPerCTA.empty()) {
+    why = llvm::formatv("{0} warps cannot each get a 16x8 tile of the "
+                        "{1}x{2} result",
+                        numWarps, m, n);
     return std::nullopt;
+  }
   return plan;
 }
 
@@ -317,12 +346,15 @@ Value getWidenedFp8(Value x) {
 
 /// The plan for `dot` with operand data `a` and `b`.
 std::optional<WgmmaPlan> planWgmmaOn(tk::DotOp dot, Value a, Value b,
-                                     unsigned numWarps) {
+                                     unsigned numWarps, std::string &why) {
   WgmmaPlan plan;
   plan.a = a;
   plan.b = b;
-  if (!isBlockedTensor(plan.a.getType()) || !isBlockedTensor(plan.b.getType()))
+  if (!isBlockedTensor(plan.a.getType()) ||
+      !isBlockedTensor(plan.b.getType())) {
+    why = "its operands are not 2-D blocked tensors";
     return std::nullopt;
+  }
   auto aType = cast<RankedTensorType>(plan.a.getType());
   auto bType = cast<RankedTensorType>(plan.b.getType());
   Type element = aType.getElementType();
@@ -332,8 +364,12 @@ std::optional<WgmmaPlan> planWgmmaOn(tk::DotOp dot, Value a, Value b,
               dot.getPrecision() == tk::DotPrecision::TF32;
   // e4m3 and e5m2 may meet in one wgmma.
   bool fp8 = isFp8(element) && isFp8(bType.getElementType()) && acc.isF32();
-  if ((element != bType.getElementType() && !fp8) || (!f16 && !tf32 && !fp8))
+  if ((element != bType.getElementType() && !fp8) || (!f16 && !tf32 && !fp8)) {
+    why = "wgmma has no instruction for " +
+          describeTypes(dot, element, bType.getElementType()) +
+          (element.isF32() ? " unless input_precision is \"tf32\"" : "");
     return std::nullopt;
+  }
 
   int64_t m = aType.getShape()[0], k = aType.getShape()[1],
           n = bType.getShape()[1];
@@ -347,8 +383,14 @@ std::optional<WgmmaPlan> planWgmmaOn(tk::DotOp dot, Value a, Value b,
   unsigned bits = element.getIntOrFloatBitWidth();
   plan.instrK = 256 / bits;
   plan.addInF32 = fp8;
-  if (m % (16 * wM) != 0 || n % wN != 0 || n / wN < 8 || k % plan.instrK != 0)
+  if (m % (16 * wM) != 0 || n % wN != 0 || n / wN < 8 ||
+      k % plan.instrK != 0) {
+    why = llvm::formatv("the {0}x{1}x{2} tile does not split over {3}x{4} "
+                        "warps (each needs 16 rows and 8 columns, and K a "
+                        "multiple of {5})",
+                        m, n, k, wM, wN, plan.instrK);
     return std::nullopt;
+  }
   plan.warpsPerCTA = {wM, wN};
   plan.instrN = unsigned(std::min<int64_t>(256, n / wN));
 
@@ -364,23 +406,42 @@ std::optional<WgmmaPlan> planWgmmaOn(tk::DotOp dot, Value a, Value b,
       bOrder[0] == 1 ? int64_t(plan.instrN) * bytes : 0);
   if (!plan.aLayout || !plan.bLayout ||
       !getWgmmaOperandAccess(plan.aLayout, aType.getShape(), 0) ||
-      !getWgmmaOperandAccess(plan.bLayout, bType.getShape(), 1))
+      !getWgmmaOperandAccess(plan.bLayout, bType.getShape(), 1)) {
+    // wgmma transposes only 16-bit operands in shared memory.
+    if (bits != 16 && (aOrder[0] != 1 || bOrder[0] != 0))
+      why = llvm::formatv("wgmma reads {0}-bit operands only K-contiguous "
+                          "(A row-major, B column-major), and {1} is not",
+                          bits, aOrder[0] != 1 ? "A" : "B");
+    else
+      why = "no shared-memory layout of its operands suits wgmma (tile "
+            "shape or order)";
     return std::nullopt;
+  }
   return plan;
 }
 
-std::optional<WgmmaPlan> planWgmma(tk::DotOp dot, unsigned numWarps) {
-  if (!isBlockedTensor(dot.getC().getType()) || numWarps % 4 != 0)
+std::optional<WgmmaPlan> planWgmma(tk::DotOp dot, unsigned numWarps,
+                                   std::string &why) {
+  if (!isBlockedTensor(dot.getC().getType())) {
+    why = "its accumulator is not a 2-D blocked tensor";
     return std::nullopt;
+  }
+  if (numWarps % 4 != 0) {
+    why = llvm::formatv("wgmma needs whole warp groups, and num_warps is "
+                        "{0}",
+                        numWarps);
+    return std::nullopt;
+  }
   Value a = getOperandData(dot.getA()), b = getOperandData(dot.getB());
   // An fp8 dot reads the fp8 data itself (k32, twice the f16 rate) when
   // both operands are K-contiguous, which wgmma requires of 8-bit types;
   // otherwise it stays the f16 dot it was widened to.
   Value a8 = getWidenedFp8(a), b8 = getWidenedFp8(b);
   if (a8 && b8)
-    if (std::optional<WgmmaPlan> plan = planWgmmaOn(dot, a8, b8, numWarps))
+    if (std::optional<WgmmaPlan> plan =
+            planWgmmaOn(dot, a8, b8, numWarps, why))
       return plan;
-  return planWgmmaOn(dot, a, b, numWarps);
+  return planWgmmaOn(dot, a, b, numWarps, why);
 }
 
 /// Rewrites `dot` per `plan`; returns the warp_group_dot and the value
@@ -525,6 +586,20 @@ void carryAccumulatorInMma(Value acc, Value result,
   }
 }
 
+constexpr StringLiteral kRemarkCategory = "tensor-cores";
+
+mlir::remark::detail::InFlightRemark remarkPassed(Location loc) {
+  return mlir::remark::passed(
+      loc, mlir::remark::RemarkOpts::name("DotOnTensorCores")
+               .category(kRemarkCategory));
+}
+
+mlir::remark::detail::InFlightRemark remarkMissed(Location loc) {
+  return mlir::remark::missed(
+      loc, mlir::remark::RemarkOpts::name("DotNotOnTensorCores")
+               .category(kRemarkCategory));
+}
+
 struct AccelerateMatmulPass
     : public tkgpu::impl::TkgpuAccelerateMatmulBase<AccelerateMatmulPass> {
   using TkgpuAccelerateMatmulBase::TkgpuAccelerateMatmulBase;
@@ -543,19 +618,43 @@ struct AccelerateMatmulPass
     SmallVector<tk::DotOp> dots;
     module.walk([&](tk::DotOp dot) { dots.push_back(dot); });
     for (tk::DotOp dot : dots) {
+      // The rewrites erase the dot.
+      Location loc = dot.getLoc();
+      std::string wgmmaWhy;
       if (hopper) {
-        if (std::optional<WgmmaPlan> plan = planWgmma(dot, numWarps)) {
+        if (std::optional<WgmmaPlan> plan =
+                planWgmma(dot, numWarps, wgmmaWhy)) {
           auto [result, d] = accelerateWgmma(dot, *plan);
           if (plan->addInF32)
             carryAccumulatorInMma(d.getDefiningOp()->getOperand(0), d);
           else
             carryAccumulatorInMma(result.getC(), d, result);
+          remarkPassed(loc)
+              << llvm::formatv("dot on wgmma: m64n{0}k{1}, {2}x{3} warps",
+                               plan->instrN, plan->instrK,
+                               plan->warpsPerCTA[0], plan->warpsPerCTA[1])
+                     .str();
           continue;
         }
       }
-      std::optional<MmaPlan> plan = planMma(dot, numWarps);
-      if (!plan)
+      std::string mmaWhy;
+      std::optional<MmaPlan> plan = planMma(dot, numWarps, mmaWhy);
+      if (!plan) {
+        remarkMissed(loc) << "dot not on tensor cores: " << mmaWhy
+                          << (hopper ? "; nor wgmma: " + wgmmaWhy
+                                     : std::string())
+                          << "; it runs as FMA on the CUDA cores";
         continue;
+      }
+      if (hopper)
+        remarkMissed(loc) << "dot not on wgmma: " << wgmmaWhy
+                          << "; it runs on mma.sync";
+      else
+        remarkPassed(loc) << llvm::formatv(
+                                 "dot on mma.sync: k{0}, {1}x{2} warps",
+                                 8 * plan->kWidth, plan->warpsPerCTA[0],
+                                 plan->warpsPerCTA[1])
+                                 .str();
       tk::DotOp result = accelerate(dot, *plan);
       // Through the chain of tf32x3 dots: the first one's accumulator.
       tk::DotOp first = result;

@@ -19,6 +19,7 @@
 #include "compiler/driver/GpuPipeline.h"
 #include "compiler/driver/KernelCache.h"
 #include "compiler/driver/PassRunner.h"
+#include "compiler/driver/RemarkPrinter.h"
 #include "compiler/driver/TkPipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -41,6 +42,7 @@ constexpr const char *kNameFile = "name";
 constexpr const char *kMetadataFile = "metadata.json";
 constexpr const char *kTkIrFile = "kernel.tk.mlir";
 constexpr const char *kAutotuneFile = "autotune";
+constexpr const char *kRemarksFile = "remarks";
 
 /// "BLOCK=128, EVEN=True, num_warps=4" for one entry of tk.autotune.
 std::string describeConfig(mlir::DictionaryAttr config) {
@@ -153,6 +155,13 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   Compilation compilation(makeCompileOptions(source, kernelName, options),
                           &diagnosticStream);
   compilation.setSource(std::make_unique<SourceFile>(source.name, source.text));
+  // The remarks go to the kernel, not to the errors: a successful compile
+  // returns them, and the cache keeps them with the binary.
+  std::string remarks;
+  llvm::raw_string_ostream remarkStream(remarks);
+  enableRemarkPrinting(
+      compilation.getContext(), [&] { return compilation.getSource(); },
+      remarkStream, tool);
   auto failure = [&](const std::string &what) {
     diagnosticStream.flush();
     std::string text = diagnostics.empty() ? tool + ": error: cannot compile " +
@@ -170,6 +179,12 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   CompiledKernel result;
   result.origin = source.name;
   result.artifact = options.artifact;
+  // Filled before each return below: the GPU stages have run by then.
+  auto withRemarks = [&](CompiledKernel &kernel) -> CompiledKernel & {
+    remarkStream.flush();
+    kernel.remarks = remarks;
+    return kernel;
+  };
   auto metadata = collectKernelMetadata(*module, kernelName);
   if (!metadata)
     return llvm::createStringError(
@@ -207,7 +222,7 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
           tool + ": error: " + llvm::toString(artifacts.takeError()));
     result.binary = std::move(artifacts->cubin);
     result.metadataJson = std::move(artifacts->metadataJson);
-    return result;
+    return std::move(withRemarks(result));
   }
   auto lowered = collectKernelMetadata(*module, result.name);
   if (!lowered)
@@ -222,7 +237,7 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   lowered->binaryKind = "ptx";
   result.binary = std::move(*ptx);
   result.metadataJson = buildMetadataJson(*lowered);
-  return result;
+  return std::move(withRemarks(result));
 }
 
 CacheFiles toCacheFiles(const CompiledKernel &kernel) {
@@ -234,6 +249,8 @@ CacheFiles toCacheFiles(const CompiledKernel &kernel) {
     files[binary] = kernel.binary;
   if (!kernel.autotuneConfigs.empty())
     files[kAutotuneFile] = buildAutotuneFile(kernel);
+  if (!kernel.remarks.empty())
+    files[kRemarksFile] = kernel.remarks;
   return files;
 }
 
@@ -256,6 +273,8 @@ fromCacheFiles(CacheFiles &files, ArtifactKind kind, std::string &why) {
     kernel.binary = std::move(files[binaryName]);
   if (auto autotune = files.find(kAutotuneFile); autotune != files.end())
     parseAutotuneFile(autotune->second, kernel);
+  if (auto remarks = files.find(kRemarksFile); remarks != files.end())
+    kernel.remarks = std::move(remarks->second);
   kernel.fromCache = true;
   return kernel;
 }

@@ -107,6 +107,11 @@ struct CompiledKernel {
   /// Autotune.h picks among the configs.
   std::vector<std::string> autotuneKey;
   std::vector<std::string> autotuneConfigs;
+  /// The compiler's optimization remarks for PTX and cubin artifacts, as
+  /// `tkc --remarks` prints them (RemarkPrinter.h): which loops were
+  /// pipelined and which dots put on tensor cores, and for the rest why
+  /// not. Kept in the cache with the kernel; `tk-run --remarks` prints it.
+  std::string remarks;
   /// Whether this came from the cache rather than the compiler.
   bool fromCache = false;
   /// The cache key (64 hex digits); empty when the cache was not used.

@@ -219,6 +219,8 @@ static llvm::Expected<LoadedKernel> loadThroughJit(const SourceOptions &options,
       jit::compileFile(options.path, options.kernelName, jitOptions);
   if (!compiled)
     return compiled.takeError();
+  if (options.remarks)
+    llvm::errs() << compiled->remarks;
   LoadedKernel loaded;
   auto kernel = interp::loadKernel(compiled->tkIr, options.path,
                                    compiled->name);

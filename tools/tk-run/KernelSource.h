@@ -42,6 +42,8 @@ struct SourceOptions {
   bool assumeAlignedPointers = false;
   /// --rebase-wgmma-descriptors, as tkc's.
   bool rebaseDescriptors = false;
+  /// --remarks: print the compiler's optimization remarks (GPU builds).
+  bool remarks = false;
   /// False (--no-cache): .tk kernels for libtkrt bypass the on-disk kernel
   /// cache (docs/cache.md).
   bool useCache = true;

@@ -119,6 +119,12 @@ cl::opt<bool> assumeAlignedPointers(
     "assume-aligned-pointers",
     cl::desc("Compile for 16-byte aligned pointer arguments (the buffers "
              "tk-run allocates are)"), cl::cat(tkRunCategory));
+cl::opt<bool> printRemarks(
+    "remarks",
+    cl::desc("With --gpu: print the compiler's optimization remarks (as "
+             "tkc --remarks; kept in the kernel cache, so a cached kernel "
+             "prints them too)"),
+    cl::cat(tkRunCategory));
 cl::opt<bool> rebaseWgmmaDescriptors(
     "rebase-wgmma-descriptors",
     cl::desc("sm_90a: compile as tkc --rebase-wgmma-descriptors does (each "
@@ -262,6 +268,7 @@ int main(int argc, char **argv) {
   }
   sourceOptions.assumeAlignedPointers = assumeAlignedPointers;
   sourceOptions.rebaseDescriptors = rebaseWgmmaDescriptors;
+  sourceOptions.remarks = printRemarks;
   if (sourceOptions.isIR &&
       (!sourceOptions.assumptions.empty() || assumeAlignedPointers))
     fatal("--assume and --assume-aligned-pointers apply to .tk sources; tk "

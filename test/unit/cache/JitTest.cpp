@@ -428,3 +428,37 @@ def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f32, K: i32):
   EXPECT_GT(countBaseMoves(b->binary), 1u);
   EXPECT_NE(a->cacheKey, b->cacheKey);
 }
+
+// The JIT keeps the compiler's remarks with the kernel (what `tkc
+// --remarks` prints), and the cache returns them with it: here the K loop
+// is not pipelined because K is not known to be a multiple of 16.
+TEST_F(JitTest, RemarksComeWithTheKernelAndFromTheCache) {
+  const KernelSource mm{"mm.tk", R"(
+@kernel
+def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f32, K: i32):
+    offs_m = arange(0, 64)
+    offs_n = arange(0, 64)
+    offs_k = arange(0, 64)
+    acc = zeros([64, 64], dtype=f32)
+    for k in range(0, K, 64):
+        a = load(a_ptr + offs_m[:, None] * K + (k + offs_k)[None, :])
+        b = load(b_ptr + (k + offs_k)[:, None] * 64 + offs_n[None, :])
+        acc = dot(a, b, acc)
+    store(c_ptr + offs_m[:, None] * 64 + offs_n[None, :], acc)
+)"};
+  JitOptions jit = options(ArtifactKind::Ptx);
+  jit.defines.clear();
+  auto first = compile(mm, "mm", jit);
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  EXPECT_FALSE(first->fromCache);
+  EXPECT_NE(first->remarks.find("mm.tk:11:15: remark: dot on wgmma"),
+            std::string::npos)
+      << first->remarks;
+  EXPECT_NE(first->remarks.find("mm.tk:9:13: remark: load not pipelined"),
+            std::string::npos)
+      << first->remarks;
+  auto second = compile(mm, "mm", jit);
+  ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
+  EXPECT_TRUE(second->fromCache);
+  EXPECT_EQ(second->remarks, first->remarks);
+}

@@ -65,31 +65,11 @@ struct CompileOptions {
   unsigned autotuneConfig = 0;
   /// "sm_90a" or "sm_80".
   std::string arch = "sm_90a";
-  /// --mma=v2: 2 keeps mma.sync on sm_90a; 0: the best the target has.
-  unsigned mmaVersion = 0;
-  /// --no-pingpong: false leaves two consumer warp groups unscheduled
-  /// (tkgpu-pingpong), to measure what the schedule gives.
-  bool pingPong = true;
-  /// false (--no-prefetch-before-copies): tkgpu-prefetch loads the next
-  /// iteration's first f16/bf16 k-slice after the cp.async copies rather
-  /// than before them (docs/pipeline.md, tkgpu-prefetch).
-  bool prefetchBeforeCopies = true;
-  /// false (--no-defer-row-sums) leaves out tkgpu-defer-row-sums, to
-  /// measure what carrying a loop's row sums per lane gives.
-  bool deferRowSums = true;
-  /// --rebase-wgmma-descriptors: each wgmma descriptor computed from a
-  /// fresh address of tk_smem (convert-tkgpu-to-llvm's option; fewer
-  /// R2UR moves; off by default, docs/pipeline.md says why).
-  bool rebaseDescriptors = false;
-  /// --epilogue-subtile=N: TMA stores in N column blocks
-  /// (tkgpu-subtile-tma-stores); 1 never; 0 (the default) only where the
-  /// kernel would not fit in shared memory otherwise.
-  unsigned epilogueSubtile = 0;
-  /// Where a loop-invariant wgmma A operand (Q of attention) is loaded
-  /// into registers before its loop (tkgpu-invariant-operands-in-registers):
-  /// --invariant-a-in-registers Always, --no-invariant-a-in-registers
-  /// Never, else Automatic.
-  InvariantARegisters invariantA = InvariantARegisters::Automatic;
+  /// The GPU pipeline's switches (GpuPipeline.h): tkc's --mma=v2,
+  /// --no-pingpong, --no-prefetch-before-copies, --no-defer-row-sums,
+  /// --rebase-wgmma-descriptors, --epilogue-subtile and
+  /// --[no-]invariant-a-in-registers; the JIT takes the same struct.
+  TkgpuPipelineSwitches switches;
   /// --assume NAME=16 / NAME=1.
   std::vector<ArgAssumption> assumptions;
   /// --assume-aligned-pointers: every pointer argument is 16-byte aligned.

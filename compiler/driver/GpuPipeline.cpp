@@ -1,10 +1,14 @@
 //===- GpuPipeline.cpp - tk -> tkgpu pass pipeline ------------------------===//
 #include "compiler/driver/GpuPipeline.h"
 
+#include "compiler/driver/LlvmPipeline.h"
+
 #include "compiler/transforms/Passes.h"
 #include "compiler/transforms/gpu/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
 void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
@@ -75,4 +79,72 @@ void tk::buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps,
   // After membar: it must see every CTA barrier the consumers will wait at.
   if (tma && switches.pingPong)
     pm.addPass(mlir::tkgpu::createTkgpuPingPong());
+}
+
+std::string tk::describeSwitches(const TkgpuPipelineSwitches &switches) {
+  const char *invariantA =
+      switches.invariantA == InvariantARegisters::Never    ? "never"
+      : switches.invariantA == InvariantARegisters::Always ? "always"
+                                                           : "auto";
+  return "mma-version=" + std::to_string(switches.mmaVersion) +
+         " ping-pong=" + std::to_string(switches.pingPong) +
+         " defer-row-sums=" + std::to_string(switches.deferRowSums) +
+         " prefetch-before-copies=" +
+         std::to_string(switches.prefetchBeforeCopies) +
+         " epilogue-subtile=" + std::to_string(switches.epilogueSubtile) +
+         " invariant-a=" + invariantA +
+         " rebase-descriptors=" + std::to_string(switches.rebaseDescriptors);
+}
+
+void tk::buildGpuPipeline(mlir::OpPassManager &pm, int numWarps,
+                          int numStages, llvm::StringRef arch,
+                          const TkgpuPipelineSwitches &switches) {
+  buildTkgpuPipeline(pm, numWarps, numStages, arch, switches);
+  buildLlvmPipeline(pm, switches.rebaseDescriptors);
+}
+
+namespace {
+
+/// tk-opt's spelling of buildGpuPipeline's arguments.
+struct GpuPipelineOptions
+    : public mlir::PassPipelineOptions<GpuPipelineOptions> {
+  Option<int> numWarps{*this, "num-warps", llvm::cl::init(4)};
+  Option<int> numStages{*this, "num-stages", llvm::cl::init(3)};
+  Option<std::string> arch{*this, "arch", llvm::cl::init("sm_90a")};
+  Option<unsigned> mmaVersion{*this, "mma-version", llvm::cl::init(0)};
+  Option<bool> pingPong{*this, "ping-pong", llvm::cl::init(true)};
+  Option<bool> deferRowSums{*this, "defer-row-sums", llvm::cl::init(true)};
+  Option<bool> prefetchBeforeCopies{*this, "prefetch-before-copies",
+                                    llvm::cl::init(true)};
+  Option<unsigned> epilogueSubtile{*this, "epilogue-subtile",
+                                   llvm::cl::init(0)};
+  Option<std::string> invariantA{
+      *this, "invariant-a", llvm::cl::desc("never, auto or always"),
+      llvm::cl::init("auto")};
+  Option<bool> rebaseDescriptors{*this, "rebase-descriptors",
+                                 llvm::cl::init(false)};
+};
+
+} // namespace
+
+void tk::registerGpuPipeline() {
+  mlir::PassPipelineRegistration<GpuPipelineOptions>(
+      "tk-gpu-pipeline",
+      "tkc's GPU pipeline: tk (after the tk pipeline) to the LLVM and NVVM "
+      "dialects",
+      [](mlir::OpPassManager &pm, const GpuPipelineOptions &options) {
+        TkgpuPipelineSwitches switches;
+        switches.mmaVersion = options.mmaVersion;
+        switches.pingPong = options.pingPong;
+        switches.deferRowSums = options.deferRowSums;
+        switches.prefetchBeforeCopies = options.prefetchBeforeCopies;
+        switches.epilogueSubtile = options.epilogueSubtile;
+        switches.invariantA =
+            options.invariantA == "never"    ? InvariantARegisters::Never
+            : options.invariantA == "always" ? InvariantARegisters::Always
+                                             : InvariantARegisters::Automatic;
+        switches.rebaseDescriptors = options.rebaseDescriptors;
+        buildGpuPipeline(pm, options.numWarps, options.numStages,
+                         options.arch, switches);
+      });
 }

@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <string>
+
 namespace mlir {
 class OpPassManager;
 } // namespace mlir
@@ -16,8 +18,11 @@ namespace tk {
 /// everywhere.
 enum class InvariantARegisters { Never, Automatic, Always };
 
-/// The switches of the tk -> tkgpu pipeline beyond warps, stages and arch
-/// (tkc's ablation flags; the defaults are what tkc and the JIT use).
+/// The switches of the GPU pipeline (tk -> tkgpu -> LLVM dialect) beyond
+/// warps, stages and arch: tkc's measurement flags, the JIT's
+/// JitOptions::switches. One struct on every path, so that the same source
+/// and options give the same cubin from tkc, tk-run, the JIT and Python,
+/// and every switch is part of the JIT's cache key (describeSwitches).
 struct TkgpuPipelineSwitches {
   /// 2 keeps mma.sync on sm_90a (tkc --mma=v2); 0: wgmma where the shapes
   /// allow.
@@ -35,7 +40,14 @@ struct TkgpuPipelineSwitches {
   /// Where tkgpu-invariant-operands-in-registers loads (tkc
   /// --invariant-a-in-registers / --no-invariant-a-in-registers).
   InvariantARegisters invariantA = InvariantARegisters::Automatic;
+  /// convert-tkgpu-to-llvm's rebase-wgmma-descriptors (tkc
+  /// --rebase-wgmma-descriptors).
+  bool rebaseDescriptors = false;
 };
+
+/// Every switch as `name=value` words, in a fixed order: the JIT's cache
+/// key and messages. A new switch must be added here.
+std::string describeSwitches(const TkgpuPipelineSwitches &switches);
 
 /// Appends the passes that take a module of tk kernels to optimized tkgpu:
 /// convert-tk-to-tkgpu, tkgpu-coalesce, tkgpu-remove-layout-conversions,
@@ -46,6 +58,18 @@ struct TkgpuPipelineSwitches {
 void buildTkgpuPipeline(mlir::OpPassManager &pm, int numWarps, int numStages,
                         llvm::StringRef arch,
                         const TkgpuPipelineSwitches &switches = {});
+
+/// buildTkgpuPipeline, then buildLlvmPipeline with the switches' rebase:
+/// the whole GPU pipeline from tk to the LLVM dialect in one pass manager
+/// (registered as tk-opt's `tk-gpu-pipeline`; tkc and the JIT run the same
+/// two halves as two stages, GpuStages.h).
+void buildGpuPipeline(mlir::OpPassManager &pm, int numWarps, int numStages,
+                      llvm::StringRef arch,
+                      const TkgpuPipelineSwitches &switches = {});
+
+/// Registers `tk-gpu-pipeline` (options: num-warps, num-stages, arch and one
+/// per switch) for tk-opt.
+void registerGpuPipeline();
 
 } // namespace tk
 

@@ -52,6 +52,27 @@ static std::string getKernelName(mlir::ModuleOp module) {
   return name;
 }
 
+mlir::LogicalResult tk::lowerToTkgpu(Compilation &compilation,
+                                     mlir::ModuleOp module) {
+  const CompileOptions &options = compilation.getOptions();
+  return runPipeline(compilation, module, "tkgpu",
+                     [&](mlir::OpPassManager &pm) {
+                       buildTkgpuPipeline(pm, getNumWarps(module),
+                                          getNumStages(module), options.arch,
+                                          options.switches);
+                     });
+}
+
+mlir::LogicalResult tk::lowerTkgpuToLlvm(Compilation &compilation,
+                                         mlir::ModuleOp module) {
+  const CompileOptions &options = compilation.getOptions();
+  return runPipeline(compilation, module, "llvm",
+                     [&](mlir::OpPassManager &pm) {
+                       buildLlvmPipeline(pm,
+                                         options.switches.rebaseDescriptors);
+                     });
+}
+
 mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
                                      mlir::ModuleOp module) {
   const CompileOptions &options = compilation.getOptions();
@@ -70,31 +91,11 @@ mlir::LogicalResult tk::runGpuStages(Compilation &compilation,
     return mlir::failure();
   };
 
-  unsigned numWarps = getNumWarps(module);
-  unsigned numStages = getNumStages(module);
-  if (mlir::failed(runPipeline(compilation, module, "tkgpu",
-                               [&](mlir::OpPassManager &pm) {
-                                 TkgpuPipelineSwitches switches;
-                                 switches.mmaVersion = options.mmaVersion;
-                                 switches.pingPong = options.pingPong;
-                                 switches.deferRowSums = options.deferRowSums;
-                                 switches.prefetchBeforeCopies =
-                                     options.prefetchBeforeCopies;
-                                 switches.invariantA = options.invariantA;
-                                 switches.epilogueSubtile =
-                                     options.epilogueSubtile;
-                                 buildTkgpuPipeline(pm, numWarps, numStages,
-                                                    options.arch, switches);
-                               })))
+  if (mlir::failed(lowerToTkgpu(compilation, module)))
     return mlir::failure();
   if (emit == EmitKind::TkGpu)
     return printResult();
-
-  if (mlir::failed(runPipeline(compilation, module, "llvm",
-                               [&](mlir::OpPassManager &pm) {
-                                 buildLlvmPipeline(pm,
-                                                   options.rebaseDescriptors);
-                               })))
+  if (mlir::failed(lowerTkgpuToLlvm(compilation, module)))
     return mlir::failure();
   if (emit == EmitKind::LlvmMlir)
     return printResult();

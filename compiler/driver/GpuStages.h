@@ -9,6 +9,17 @@ namespace tk {
 
 class Compilation;
 
+/// The two halves of the GPU pipeline on `module` (after the tk
+/// pipeline), with the compilation's arch and switches and the module's
+/// num_warps and num_stages: buildTkgpuPipeline, then buildLlvmPipeline
+/// (GpuPipeline.h, LlvmPipeline.h), each through runPipeline (IR printing
+/// and timing options apply). tkc and the JIT both lower through these, so
+/// they compile alike.
+mlir::LogicalResult lowerToTkgpu(Compilation &compilation,
+                                 mlir::ModuleOp module);
+mlir::LogicalResult lowerTkgpuToLlvm(Compilation &compilation,
+                                     mlir::ModuleOp module);
+
 /// From a tk module (after the tk pipeline) to what --emit asks for:
 ///   tkgpu       buildTkgpuPipeline, print
 ///   llvm-mlir   + buildLlvmPipeline, print

@@ -17,6 +17,7 @@
 #include "compiler/driver/CompilerVersion.h"
 #include "compiler/driver/Frontend.h"
 #include "compiler/driver/GpuPipeline.h"
+#include "compiler/driver/GpuStages.h"
 #include "compiler/driver/KernelCache.h"
 #include "compiler/driver/PassRunner.h"
 #include "compiler/driver/RemarkPrinter.h"
@@ -137,7 +138,7 @@ CompileOptions makeCompileOptions(const KernelSource &source,
   result.arch = options.arch;
   result.assumptions = options.assumptions;
   result.assumeAlignedPointers = options.assumeAlignedPointers;
-  result.rebaseDescriptors = options.rebaseDescriptors;
+  result.switches = options.switches;
   result.emit = options.artifact == ArtifactKind::TkIr  ? EmitKind::Tk
                 : options.artifact == ArtifactKind::Ptx ? EmitKind::Ptx
                                                         : EmitKind::Cubin;
@@ -203,13 +204,9 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
     return result;
   }
 
-  // tk -> tkgpu -> LLVM dialect, in place.
-  mlir::PassManager pm(&compilation.getContext(),
-                       mlir::ModuleOp::getOperationName());
-  buildTkgpuPipeline(pm, static_cast<int>(getNumWarps(*module)),
-                     static_cast<int>(getNumStages(*module)), options.arch);
-  if (mlir::failed(runAndVerify(pm, *module)) ||
-      mlir::failed(lowerToLlvmDialect(*module, options.rebaseDescriptors)))
+  // tk -> tkgpu -> LLVM dialect, in place, through the stages tkc runs.
+  if (mlir::failed(lowerToTkgpu(compilation, *module)) ||
+      mlir::failed(lowerTkgpuToLlvm(compilation, *module)))
     return failure(" for the GPU");
 
   TargetOptions target;
@@ -337,7 +334,7 @@ llvm::Expected<std::string> jit::computeCacheKey(const KernelSource &source,
     key.add("assume-value", assumption.value);
   }
   key.add("assume-aligned-pointers", options.assumeAlignedPointers ? 1 : 0);
-  key.add("rebase-wgmma-descriptors", options.rebaseDescriptors ? 1 : 0);
+  key.add("switches", describeSwitches(options.switches));
   // Unset and explicit values stay distinct: unset means the kernel's own
   // decorator value, which the source text already covers.
   auto orUnset = [](std::optional<unsigned> value) {

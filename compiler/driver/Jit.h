@@ -17,6 +17,7 @@
 #ifndef TK_COMPILER_DRIVER_JIT_H
 #define TK_COMPILER_DRIVER_JIT_H
 
+#include "compiler/driver/GpuPipeline.h"
 #include "compiler/frontend/IRGen.h"
 
 #include "llvm/Support/Error.h"
@@ -65,8 +66,9 @@ struct JitOptions {
   /// Specialization assumptions (tkc's --assume NAME=16 / NAME=1).
   std::vector<ArgAssumption> assumptions;
   bool assumeAlignedPointers = false;
-  /// tkc's --rebase-wgmma-descriptors (CompileOptions::rebaseDescriptors).
-  bool rebaseDescriptors = false;
+  /// The GPU pipeline's switches, as tkc's flags set them
+  /// (CompileOptions::switches); all of them are in the cache key.
+  TkgpuPipelineSwitches switches;
   ArtifactKind artifact = ArtifactKind::Cubin;
   /// False: neither read nor write the cache.
   bool useCache = true;

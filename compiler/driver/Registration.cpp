@@ -1,6 +1,8 @@
 //===- Registration.cpp - every dialect and pass tk tools know ------------===//
 #include "compiler/driver/Registration.h"
 
+#include "compiler/driver/GpuPipeline.h"
+
 #include "compiler/analysis/ScratchSize.h"
 #include "compiler/conversion/Passes.h"
 #include "compiler/transforms/Passes.h"
@@ -37,4 +39,5 @@ void tk::registerAllPasses() {
   // without intrinsics (wgmma.mma_async) into PTX.
   mlir::registerPass([] { return mlir::createReconcileUnrealizedCastsPass(); });
   mlir::registerPass([] { return mlir::createConvertNVVMToLLVMPass(); });
+  registerGpuPipeline();
 }

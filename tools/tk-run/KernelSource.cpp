@@ -171,10 +171,9 @@ llvm::Expected<RuntimeImage> KernelModule::makeImage(ImageKind kind) {
           "tk.num_stages"))
     numStages = static_cast<unsigned>(attr.getInt());
   mlir::PassManager pm(&getContext(), mlir::ModuleOp::getOperationName());
-  buildTkgpuPipeline(pm, static_cast<int>(numWarps),
-                     static_cast<int>(numStages), options.arch);
-  if (mlir::failed(pm.run(*moduleRef)) ||
-      mlir::failed(lowerToLlvmDialect(*moduleRef, options.rebaseDescriptors)))
+  buildGpuPipeline(pm, static_cast<int>(numWarps), static_cast<int>(numStages),
+                   options.arch, options.switches);
+  if (mlir::failed(pm.run(*moduleRef)))
     return failure("tk-run: error: cannot compile " + options.path +
                    " for the GPU");
   TargetOptions target;
@@ -211,7 +210,7 @@ static llvm::Expected<LoadedKernel> loadThroughJit(const SourceOptions &options,
   jitOptions.arch = options.arch;
   jitOptions.assumptions = options.assumptions;
   jitOptions.assumeAlignedPointers = options.assumeAlignedPointers;
-  jitOptions.rebaseDescriptors = options.rebaseDescriptors;
+  jitOptions.switches = options.switches;
   jitOptions.artifact = image == ImageKind::TkIr ? jit::ArtifactKind::TkIr
                                                  : jit::ArtifactKind::Cubin;
   jitOptions.useCache = options.useCache;

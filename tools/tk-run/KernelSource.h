@@ -11,6 +11,7 @@
 #ifndef TK_TOOLS_TK_RUN_KERNELSOURCE_H
 #define TK_TOOLS_TK_RUN_KERNELSOURCE_H
 
+#include "compiler/driver/GpuPipeline.h"
 #include "compiler/frontend/IRGen.h"
 #include "compiler/interpreter/Interpreter.h"
 
@@ -40,8 +41,8 @@ struct SourceOptions {
   /// values against them before the launch).
   std::vector<ArgAssumption> assumptions;
   bool assumeAlignedPointers = false;
-  /// --rebase-wgmma-descriptors, as tkc's.
-  bool rebaseDescriptors = false;
+  /// The GPU pipeline's switches (--rebase-wgmma-descriptors, as tkc's).
+  TkgpuPipelineSwitches switches;
   /// --remarks: print the compiler's optimization remarks (GPU builds).
   bool remarks = false;
   /// False (--no-cache): .tk kernels for libtkrt bypass the on-disk kernel

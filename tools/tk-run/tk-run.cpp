@@ -267,7 +267,7 @@ int main(int argc, char **argv) {
     sourceOptions.assumptions.push_back(std::move(*assumption));
   }
   sourceOptions.assumeAlignedPointers = assumeAlignedPointers;
-  sourceOptions.rebaseDescriptors = rebaseWgmmaDescriptors;
+  sourceOptions.switches.rebaseDescriptors = rebaseWgmmaDescriptors;
   sourceOptions.remarks = printRemarks;
   if (sourceOptions.isIR &&
       (!sourceOptions.assumptions.empty() || assumeAlignedPointers))

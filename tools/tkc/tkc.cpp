@@ -375,26 +375,26 @@ int main(int argc, char **argv) {
   if (mmaVersion.getNumOccurrences()) {
     if (mmaVersion != "v2")
       return fail("--mma expects v2, got '" + mmaVersion + "'");
-    options.mmaVersion = 2;
+    options.switches.mmaVersion = 2;
   }
-  options.pingPong = !noPingPong;
-  options.prefetchBeforeCopies = !noPrefetchBeforeCopies;
-  options.deferRowSums = !noDeferRowSums;
-  options.rebaseDescriptors = rebaseWgmmaDescriptors;
+  options.switches.pingPong = !noPingPong;
+  options.switches.prefetchBeforeCopies = !noPrefetchBeforeCopies;
+  options.switches.deferRowSums = !noDeferRowSums;
+  options.switches.rebaseDescriptors = rebaseWgmmaDescriptors;
   if (epilogueSubtile.getNumOccurrences()) {
     long long blocks = parseCount(epilogueSubtile);
     if (blocks < 1 || blocks > 64 || (blocks & (blocks - 1)) != 0)
       return fail("--epilogue-subtile expects a power of two from 1 to 64, "
                   "got '" + epilogueSubtile + "'");
-    options.epilogueSubtile = unsigned(blocks);
+    options.switches.epilogueSubtile = unsigned(blocks);
   }
   if (invariantAInRegisters && noInvariantAInRegisters)
     return fail("--invariant-a-in-registers and "
                 "--no-invariant-a-in-registers contradict each other");
   if (invariantAInRegisters)
-    options.invariantA = tk::InvariantARegisters::Always;
+    options.switches.invariantA = tk::InvariantARegisters::Always;
   else if (noInvariantAInRegisters)
-    options.invariantA = tk::InvariantARegisters::Never;
+    options.switches.invariantA = tk::InvariantARegisters::Never;
   if (autotuneConfig.getNumOccurrences()) {
     long long index = parseCount(autotuneConfig);
     if (index < 0)

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/driver/Jit.h"
+#include "compiler/driver/Compilation.h"
+#include "compiler/driver/Compiler.h"
 #include "compiler/driver/CompilerVersion.h"
 #include "compiler/driver/KernelCache.h"
 #include "test/unit/cache/TestCacheDir.h"
@@ -15,6 +17,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -160,7 +164,7 @@ TEST_F(JitTest, KeySensitivity) {
   o.assumeAlignedPointers = true;
   differs("aligned pointers", o, source());
   o = base;
-  o.rebaseDescriptors = true;
+  o.switches.rebaseDescriptors = true;
   differs("rebased descriptors", o, source());
   o = base;
   o.autotuneConfig = 1;
@@ -418,7 +422,7 @@ def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f32, K: i32):
   JitOptions plain = options(ArtifactKind::Ptx);
   plain.defines.clear();
   JitOptions rebased = plain;
-  rebased.rebaseDescriptors = true;
+  rebased.switches.rebaseDescriptors = true;
   auto a = compile(mm, "mm", plain);
   ASSERT_TRUE(bool(a)) << llvm::toString(a.takeError());
   auto b = compile(mm, "mm", rebased);
@@ -461,4 +465,80 @@ def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f32, K: i32):
   ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
   EXPECT_TRUE(second->fromCache);
   EXPECT_EQ(second->remarks, first->remarks);
+}
+
+// One pipeline: for the same source and options, the JIT (tk-run, the C
+// API and Python go through it) produces byte for byte the PTX that tkc
+// writes, with the default switches and with every switch changed.
+TEST_F(JitTest, JitAndTkcProduceTheSamePtx) {
+  const std::string path = root.path + "/mm.tk";
+  {
+    std::ofstream file(path);
+    file << R"(
+@kernel
+def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f16, K: i32, BK: constexpr):
+    offs_m = arange(0, 128)
+    offs_n = arange(0, 128)
+    offs_k = arange(0, BK)
+    acc = zeros([128, 128], dtype=f32)
+    for k in range(0, K, BK):
+        a = load(a_ptr + offs_m[:, None] * K + (k + offs_k)[None, :])
+        b = load(b_ptr + (k + offs_k)[:, None] * 128 + offs_n[None, :])
+        acc = dot(a, b, acc)
+    store(c_ptr + offs_m[:, None] * 128 + offs_n[None, :], acc.to(f16))
+)";
+  }
+  TkgpuPipelineSwitches changed;
+  changed.mmaVersion = 2;
+  changed.pingPong = false;
+  changed.deferRowSums = false;
+  changed.prefetchBeforeCopies = false;
+  changed.epilogueSubtile = 1;
+  changed.invariantA = InvariantARegisters::Never;
+  changed.rebaseDescriptors = true;
+  TkgpuPipelineSwitches rebasedOnly;
+  rebasedOnly.rebaseDescriptors = true;
+  for (const TkgpuPipelineSwitches &switches :
+       {TkgpuPipelineSwitches(), changed, rebasedOnly}) {
+    SCOPED_TRACE(describeSwitches(switches));
+    CompileOptions tkc;
+    tkc.inputPath = path;
+    tkc.kernelName = "mm";
+    tkc.defines = {{"BK", "64"}};
+    tkc.numWarps = 8;
+    tkc.numStages = 4;
+    tkc.assumptions = {{"K", 16}};
+    tkc.assumeAlignedPointers = true;
+    tkc.switches = switches;
+    tkc.emit = EmitKind::Ptx;
+    tkc.outputPath = root.path + "/mm.ptx";
+    std::string errors;
+    llvm::raw_string_ostream errorStream(errors);
+    {
+      Compilation compilation(tkc, &errorStream);
+      ASSERT_EQ(compileAndReturnStatus(compilation), 0) << errors;
+    }
+    std::ifstream written(tkc.outputPath);
+    std::string tkcPtx((std::istreambuf_iterator<char>(written)),
+                       std::istreambuf_iterator<char>());
+
+    JitOptions jit = options(ArtifactKind::Ptx);
+    jit.defines = tkc.defines;
+    jit.numWarps = tkc.numWarps;
+    jit.numStages = tkc.numStages;
+    jit.assumptions = tkc.assumptions;
+    jit.assumeAlignedPointers = true;
+    jit.switches = switches;
+    auto kernel = compileFile(path, "mm", jit);
+    ASSERT_TRUE(bool(kernel)) << llvm::toString(kernel.takeError());
+    ASSERT_FALSE(tkcPtx.empty());
+    EXPECT_TRUE(kernel->binary == tkcPtx)
+        << "the JIT's PTX differs from tkc's";
+  }
+  // Every switch is in the key: the three compiles were three entries.
+  JitOptions a = options(ArtifactKind::Ptx), b = a;
+  b.switches = changed;
+  EXPECT_NE(key(a, source()), key(b, source()));
+  b.switches = rebasedOnly;
+  EXPECT_NE(key(a, source()), key(b, source()));
 }

@@ -1,19 +1,9 @@
 //===- Backend.cpp - LLVM dialect -> PTX -> cubin + metadata --------------===//
 #include "compiler/driver/Backend.h"
 
-#include "compiler/driver/LlvmPipeline.h"
-#include "compiler/driver/PassRunner.h"
 
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/Timing.h"
-
-mlir::LogicalResult tk::lowerToLlvmDialect(mlir::ModuleOp module,
-                                           bool rebaseDescriptors) {
-  mlir::PassManager pm(module.getContext());
-  buildLlvmPipeline(pm, rebaseDescriptors);
-  return runAndVerify(pm, module);
-}
 
 llvm::Expected<tk::CubinArtifacts>
 tk::compileToCubin(mlir::ModuleOp llvmModule, const TargetOptions &options,

@@ -1,7 +1,6 @@
 //===- Backend.h - LLVM dialect -> PTX -> cubin + metadata ------*- C++ -*-===//
 //
-// The stages after the pass pipelines, for tkc and the JIT:
-//   lowerToLlvmDialect   tkgpu -> LLVM + NVVM dialects (buildLlvmPipeline)
+// The stages after the pass pipelines (GpuStages.h), for tkc and the JIT:
 //   tk::translateToLlvmIrText / tk::translateToPtx (compiler/target)
 //   compileToCubin       PTX, ptxas, resource stats and the metadata JSON
 //
@@ -27,12 +26,6 @@ class TimingScope;
 
 namespace tk {
 
-/// Runs buildLlvmPipeline on `module` (a tkgpu module) in place. Errors are
-/// reported through the context's diagnostic handler. `rebaseDescriptors`:
-/// tkc's --rebase-wgmma-descriptors.
-mlir::LogicalResult lowerToLlvmDialect(mlir::ModuleOp module,
-                                       bool rebaseDescriptors = false);
-
 /// Everything tkc writes for --emit=cubin.
 struct CubinArtifacts {
   std::string ptx;
@@ -43,7 +36,7 @@ struct CubinArtifacts {
   std::string metadataJson;       // NAME.json
 };
 
-/// From an LLVM-dialect module (after lowerToLlvmDialect): PTX for
+/// From an LLVM-dialect module (after lowerTkgpuToLlvm): PTX for
 /// `options.arch`, ptxas, and the metadata of kernel `kernelName` (the only
 /// kernel when empty) naming `binaryName` (e.g. "softmax.cubin") as its
 /// binary.

@@ -575,6 +575,13 @@ MemDescType mlir::tkgpu::getMultiBufferType(MemDescType tile,
                           addLeadingBufferDim(tile.getEncoding()));
 }
 
+SmallVector<int32_t> mlir::tkgpu::invertPermutation(ArrayRef<int32_t> order) {
+  SmallVector<int32_t> inverse(order.size());
+  for (auto [i, d] : llvm::enumerate(order))
+    inverse[d] = int32_t(i);
+  return inverse;
+}
+
 Attribute mlir::tkgpu::permuteLayout(Attribute layout,
                                     ArrayRef<int32_t> order) {
   unsigned rank = order.size();

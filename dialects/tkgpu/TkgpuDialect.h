@@ -107,6 +107,10 @@ MemDescType getMultiBufferType(MemDescType tile, int64_t count);
 /// any other.
 Attribute permuteLayout(Attribute layout, ArrayRef<int32_t> order);
 
+/// The inverse of the permutation `order` (the order that undoes a
+/// tk.trans or memdesc_trans with `order`).
+SmallVector<int32_t> invertPermutation(ArrayRef<int32_t> order);
+
 //===----------------------------------------------------------------------===//
 // Shared-memory allocation (set by tkgpu-allocate-shared-memory)
 //===----------------------------------------------------------------------===//

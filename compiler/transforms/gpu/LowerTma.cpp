@@ -199,14 +199,6 @@ Operation *getOnlyUser(Operation *op) {
   return op && op->hasOneUse() ? *op->user_begin() : nullptr;
 }
 
-/// The inverse of the permutation `order`.
-SmallVector<int32_t> invertPermutation(ArrayRef<int32_t> order) {
-  SmallVector<int32_t> inverse(order.size());
-  for (auto [i, d] : llvm::enumerate(order))
-    inverse[d] = int32_t(i);
-  return inverse;
-}
-
 /// One way a loaded block reaches its consumer: a local_alloc TMA can
 /// fill, reached through at most one convert_layout, or through a tk.trans
 /// with at most one convert_layout on either side (the tile transposed

@@ -7,13 +7,16 @@
 // buffers per operand.
 //
 // What is pipelined. In an scf.for, a `tk.load` whose value goes (maybe
-// through one convert_layout) into a `tkgpu.local_alloc` read only by
+// through one convert_layout, or through a tk.trans with a convert_layout
+// on either side, for wgmma readers) into a `tkgpu.local_alloc` read only by
 // `tkgpu.local_load`s that feed `tk.dot`s (accelerate-matmul's form). The
 // load's `other` must be absent or zero (cp.async zero-fills masked lanes),
 // and each thread's part must move in pieces of at least 4 bytes (the
 // smallest cp.async). A loop with one such load that does not qualify is
 // left alone, as are loops with num_stages <= 1 (the option num-stages, or
-// the loop's own `tk.num_stages`).
+// the loop's own `tk.num_stages`). A transposed tile is copied into its
+// slot as loaded (the alloc's layout with the dimensions permuted back:
+// the same bytes) and the dots read the slot through a memdesc_trans view.
 //
 // Schedule: two stages. The fetch stage of iteration j is the address
 // computation of the loads (their pointer and mask operands, followed back
@@ -133,8 +136,17 @@ constexpr StringLiteral kLoopNumStagesAttr = "tk.num_stages";
 /// One load that becomes multi-buffered cp.async copies.
 struct PipelinedLoad {
   tk::LoadOp load;
-  ConvertLayoutOp convert; // between load and alloc, may be null
+  /// Between load and alloc, may be null: a convert_layout before and
+  /// after a transpose.
+  ConvertLayoutOp convert, convertAfterTrans;
+  /// A register transpose of the tile before its alloc (K^T of attention
+  /// written `tl.trans(k)` or `.T`): the slots hold the tile as loaded and
+  /// the readers see them through a memdesc_trans view.
+  tk::TransOp trans;
   LocalAllocOp alloc;
+  /// One slot: the alloc's type, or with `trans` the loaded tile's shape
+  /// in the alloc's layout permuted back.
+  MemDescType slotType;
   Value buffers; // the multi-buffer, once created
 };
 
@@ -204,18 +216,46 @@ std::optional<PipelinedLoad> matchOperandLoad(tk::LoadOp load) {
   auto type = dyn_cast<RankedTensorType>(load.getPtr().getType());
   if (!type || !getLayoutEncoding(type) || !load->hasOneUse())
     return std::nullopt;
-  PipelinedLoad match{load, nullptr, nullptr, nullptr};
+  PipelinedLoad match;
+  match.load = load;
   Operation *user = *load->user_begin();
-  if (auto convert = dyn_cast<ConvertLayoutOp>(user)) {
-    if (!convert->hasOneUse())
+  auto skipConvert = [&](ConvertLayoutOp &slot) {
+    if (auto convert = dyn_cast<ConvertLayoutOp>(user)) {
+      if (!convert->hasOneUse())
+        return false;
+      slot = convert;
+      user = *convert->user_begin();
+    }
+    return true;
+  };
+  if (!skipConvert(match.convert))
+    return std::nullopt;
+  if (auto trans = dyn_cast<tk::TransOp>(user)) {
+    if (!trans->hasOneUse())
       return std::nullopt;
-    match.convert = convert;
-    user = *convert->user_begin();
+    match.trans = trans;
+    user = *trans->user_begin();
+    if (!skipConvert(match.convertAfterTrans))
+      return std::nullopt;
   }
   match.alloc = dyn_cast<LocalAllocOp>(user);
   if (!match.alloc || match.alloc->getBlock() != load->getBlock() ||
-      !addLeadingBufferDim(match.alloc.getType().getEncoding()) ||
       match.alloc->use_empty())
+    return std::nullopt;
+  match.slotType = match.alloc.getType();
+  if (match.trans) {
+    // Only wgmma reads a transposed view of a slot.
+    if (!hasDotReaders(match.alloc, /*wgmma=*/true))
+      return std::nullopt;
+    Attribute layout =
+        permuteLayout(match.slotType.getEncoding(),
+                      invertPermutation(match.trans.getOrder()));
+    if (!layout)
+      return std::nullopt;
+    match.slotType = MemDescType::get(load.getContext(), type.getShape(),
+                                      match.slotType.getElementType(), layout);
+  }
+  if (!addLeadingBufferDim(match.slotType.getEncoding()))
     return std::nullopt;
   if (!hasDotReaders(match.alloc, /*wgmma=*/false) &&
       !hasDotReaders(match.alloc, /*wgmma=*/true))
@@ -532,7 +572,8 @@ bool feedsDot(tk::LoadOp load) {
       continue;
     if (isa<tk::DotOp, WarpGroupDotOp>(op))
       return true;
-    if (isa<ConvertLayoutOp, LocalAllocOp, LocalLoadOp>(op))
+    if (isa<ConvertLayoutOp, tk::TransOp, LocalAllocOp, LocalLoadOp,
+            MemDescTransOp>(op))
       llvm::append_range(worklist, op->getUsers());
   }
   return false;
@@ -702,8 +743,7 @@ SmallVector<Value> emitFetch(OpBuilder &b, const LoopPlan &plan, Value iv,
     if (load.getMask())
       mask = arith::AndIOp::create(b, load.getLoc(),
                                    map.lookupOrDefault(load.getMask()), mask);
-    Value dst = MemDescIndexOp::create(b, load.getLoc(),
-                                       pipelined.alloc.getType(),
+    Value dst = MemDescIndexOp::create(b, load.getLoc(), pipelined.slotType,
                                        pipelined.buffers, slot);
     AsyncCopyGlobalToLocalOp::create(b, load.getLoc(), ptr, dst, mask,
                                      Value());
@@ -753,7 +793,7 @@ void rewriteLoop(LoopPlan &plan) {
   for (PipelinedLoad &pipelined : plan.loads)
     pipelined.buffers = LocalAllocOp::create(
         b, pipelined.load.getLoc(),
-        getMultiBufferType(pipelined.alloc.getType(), numStages), Value());
+        getMultiBufferType(pipelined.slotType, numStages), Value());
 
   // Prologue: iterations 0 .. D-2 into slots 0 .. D-2 (D = distance).
   SmallVector<Value> fetchValues;
@@ -809,13 +849,19 @@ void rewriteLoop(LoopPlan &plan) {
   llvm::DenseSet<Operation *> removed;
   for (PipelinedLoad &pipelined : plan.loads) {
     Value tile = MemDescIndexOp::create(b, pipelined.alloc.getLoc(),
-                                        pipelined.alloc.getType(),
+                                        pipelined.slotType,
                                         pipelined.buffers, slot);
+    if (pipelined.trans)
+      tile = MemDescTransOp::create(b, pipelined.alloc.getLoc(), tile,
+                                    pipelined.trans.getOrder());
     map.map(pipelined.alloc.getResult(), tile);
     removed.insert(pipelined.load);
     removed.insert(pipelined.alloc);
-    if (pipelined.convert)
-      removed.insert(pipelined.convert);
+    for (Operation *op : {pipelined.convert.getOperation(),
+                          pipelined.trans.getOperation(),
+                          pipelined.convertAfterTrans.getOperation()})
+      if (op)
+        removed.insert(op);
   }
   Block *body = loop.getBody();
   // A fence that only ordered the stores of replaced local_allocs before

@@ -58,9 +58,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/Remarks.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <functional>
+#include <string>
 
 using namespace mlir;
 using namespace mlir::tkgpu;
@@ -148,7 +152,13 @@ LogicalResult collectFetchOps(TmaLoopPlan &plan) {
 } // namespace
 
 std::optional<TmaLoopPlan> tkgpu::planTmaLoop(scf::ForOp loop,
-                                              unsigned numStages) {
+                                              unsigned numStages,
+                                              std::string *why) {
+  auto fail = [&](const char *reason) -> std::optional<TmaLoopPlan> {
+    if (why)
+      *why = reason;
+    return std::nullopt;
+  };
   if (numStages <= 1)
     return std::nullopt;
   TmaLoopPlan plan;
@@ -157,12 +167,18 @@ std::optional<TmaLoopPlan> tkgpu::planTmaLoop(scf::ForOp loop,
   for (auto copy : loop.getBody()->getOps<AsyncTmaCopyGlobalToLocalOp>()) {
     std::optional<TmaLoad> load = matchTmaLoad(copy, loop.getBody());
     if (!load)
-      return std::nullopt;
+      return fail("a TMA load of the body does not have the form tkgpu-lower-"
+                  "tma gives a tile that only wgmma dots read (its buffer "
+                  "is read by something else, or its barrier is shared)");
     plan.bytes += load->expect.getBytes();
     plan.loads.push_back(*load);
   }
-  if (plan.loads.empty() || failed(collectFetchOps(plan)))
+  if (plan.loads.empty())
     return std::nullopt;
+  if (failed(collectFetchOps(plan)))
+    return fail("the coordinates of its TMA loads are carried by the loop "
+                "or computed by ops that are not pure, so they cannot be "
+                "computed iterations ahead");
   plan.distance = numStages;
   if (numStages >= 3 && canKeepDotsInFlight(loop)) {
     plan.dotPendings = 1;
@@ -449,9 +465,26 @@ void rewriteTmaLoop(TmaLoopPlan &plan) {
 } // namespace
 
 bool tkgpu::pipelineTmaLoop(scf::ForOp loop, unsigned numStages) {
-  std::optional<TmaLoopPlan> plan = planTmaLoop(loop, numStages);
-  if (!plan)
+  std::string why;
+  std::optional<TmaLoopPlan> plan = planTmaLoop(loop, numStages, &why);
+  auto opts = mlir::remark::RemarkOpts::name("TmaLoopPipelined")
+                  .category("pipeline");
+  if (!plan) {
+    // A loop around a pipelined one holds that loop's prologue copies;
+    // the inner loop has its own remark.
+    bool nested = false;
+    loop.getBody()->walk([&](scf::ForOp) { nested = true; });
+    if (!why.empty() && !nested)
+      mlir::remark::missed(loop.getLoc(), opts)
+          << "loop not pipelined: " << why
+          << "; each TMA load waits for its own tile";
     return false;
+  }
+  mlir::remark::passed(loop.getLoc(), opts)
+      << llvm::formatv("loop pipelined: {0} stages, {1} TMA load(s) copied "
+                       "ahead into {0} slots each",
+                       plan->numStages, plan->loads.size())
+             .str();
   rewriteTmaLoop(*plan);
   return true;
 }

@@ -57,7 +57,8 @@ struct TmaLoopPlan {
 /// The plan for `loop` over `numStages` (>= 2) slots, when its loads have
 /// tkgpu-lower-tma's form and their tiles only feed warp_group_dots, and
 /// the coordinates are pure functions of the induction variable.
-std::optional<TmaLoopPlan> planTmaLoop(scf::ForOp loop, unsigned numStages);
+std::optional<TmaLoopPlan> planTmaLoop(scf::ForOp loop, unsigned numStages,
+                                       std::string *why = nullptr);
 
 /// A loop like `like` (its comparison's signedness) over [lb, ub) by
 /// `step` carrying `inits`, with an empty body: no terminator yet.

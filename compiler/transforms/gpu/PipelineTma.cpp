@@ -139,7 +139,10 @@ LogicalResult collectFetchOps(TmaLoopPlan &plan) {
     Operation *op = value.getDefiningOp();
     if (op->getBlock() != body || !members.insert(op).second)
       continue;
-    if (!isPure(op) || op->getNumRegions() != 0)
+    // Memory-effect free is enough, as for cp.async: integer division does
+    // not trap on the GPU, and a flattened persistent loop computes its
+    // tile coordinates by dividing by run-time values.
+    if (!isMemoryEffectFree(op) || op->getNumRegions() != 0)
       return failure();
     llvm::append_range(worklist, op->getOperands());
   }
@@ -177,8 +180,8 @@ std::optional<TmaLoopPlan> tkgpu::planTmaLoop(scf::ForOp loop,
     return std::nullopt;
   if (failed(collectFetchOps(plan)))
     return fail("the coordinates of its TMA loads are carried by the loop "
-                "or computed by ops that are not pure, so they cannot be "
-                "computed iterations ahead");
+                "or computed by ops that read memory or hold regions, so "
+                "they cannot be computed iterations ahead");
   plan.distance = numStages;
   if (numStages >= 3 && canKeepDotsInFlight(loop)) {
     plan.dotPendings = 1;

@@ -149,6 +149,25 @@ def report(row):
 # Matmul: tutorials 03 and 09
 # ---------------------------------------------------------------------------
 
+def time_tk_variants(row, kdir, name, grid, by_name, check, flops, poison):
+    """Checks and times tk's cubin NAME (row["tk"]) and NAME_best if built
+    (row["tk_best"]); a cubin tkc could not build is recorded with its
+    message."""
+    for vname in variants(kdir, name):
+        key = "tk" if vname == name else "tk_best"
+        try:
+            kern = TkKernel(kdir, vname)
+        except Exception as e:
+            row[key] = {"error": f"load: {e}"}
+            continue
+        if kern.warning:
+            row[key + "_warning"] = kern.warning
+        if kern.cubin is None:
+            row[key] = {"error": "tkc: " + kern.error, "tkc_output": kern.error_text}
+            continue
+        attempt(row, key, lambda: measure(lambda: kern.launch(grid, by_name), check, flops, poison))
+
+
 def matmul_rows(kdir, tt, only):
     torch.backends.cuda.matmul.allow_tf32 = False
     configs03 = [(128, 256, 64, 8, 3), (64, 256, 32, 4, 4), (128, 128, 64, 4, 4), (128, 128, 64, 8, 3)]
@@ -189,19 +208,7 @@ def matmul_rows(kdir, tt, only):
                 continue
             row = {"tutorial": tut, "config": cfg, "size": f"{M}x{N}x{K}", "flops": flops,
                    "anchor_name": "cublas", "anchor": anchor.get("cublas")}
-            for vname in variants(kdir, name):
-                key = "tk" if vname == name else "tk_best"
-                try:
-                    kern = TkKernel(kdir, vname)
-                except Exception as e:
-                    row[key] = {"error": f"load: {e}"}
-                    continue
-                if kern.warning:
-                    row[key + "_warning"] = kern.warning
-                if kern.cubin is None:
-                    row[key] = {"error": "tkc: " + kern.error, "tkc_output": kern.error_text}
-                    continue
-                attempt(row, key, lambda: measure(lambda: kern.launch(grid, by_name), check, flops, poison))
+            time_tk_variants(row, kdir, name, grid, by_name, check, flops, poison)
             attempt(row, "triton", lambda: measure(triton_run, check, flops, poison))
             report(row)
         del a, b, bt, c, ref
@@ -294,20 +301,7 @@ def attention_rows(kdir, tt, tbp, only, quick, budget):
                             continue
                         row = {"tutorial": tut, "config": cfg, "size": size, "flops": flops,
                                "anchor_name": anchor_name, "anchor": anchor, "tk_cubin": name}
-                        for vname in variants(kdir, name):
-                            key = "tk" if vname == name else "tk_best"
-                            try:
-                                kern = TkKernel(kdir, vname)
-                            except Exception as e:
-                                row[key] = {"error": f"load: {e}"}
-                                continue
-                            if kern.warning:
-                                row[key + "_warning"] = kern.warning
-                            if kern.cubin is None:
-                                row[key] = {"error": "tkc: " + kern.error, "tkc_output": kern.error_text}
-                                continue
-                            attempt(row, key, lambda: measure(lambda: kern.launch(grid, by_name), check,
-                                                              flops, poison))
+                        time_tk_variants(row, kdir, name, grid, by_name, check, flops, poison)
                         # Triton: the tutorial's own host path, and for the
                         # descriptor form without warp specialization also
                         # plain tensors (descriptors made in the kernel, as

@@ -41,6 +41,21 @@ def add(x_ptr: *f32, y_ptr: *f32, out_ptr: *f32, n: i32, BLOCK: constexpr):
     store(out_ptr + offsets, x + y, mask=mask)
 )";
 
+// A K loop on wgmma (sm_90a); K is not known to be a multiple of 16.
+const char *const kWgmmaLoopSource = R"(
+@kernel
+def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f32, K: i32):
+    offs_m = arange(0, 64)
+    offs_n = arange(0, 64)
+    offs_k = arange(0, 64)
+    acc = zeros([64, 64], dtype=f32)
+    for k in range(0, K, 64):
+        a = load(a_ptr + offs_m[:, None] * K + (k + offs_k)[None, :])
+        b = load(b_ptr + (k + offs_k)[:, None] * 64 + offs_n[None, :])
+        acc = dot(a, b, acc)
+    store(c_ptr + offs_m[:, None] * 64 + offs_n[None, :], acc)
+)";
+
 class JitTest : public ::testing::Test {
 protected:
   JitTest() {
@@ -399,19 +414,7 @@ TEST_F(JitTest, PtxArtifact) {
 // tk-run passes it): each wgmma descriptor then takes tk_smem's address
 // afresh (a `mov ..., tk_smem;` of its own) instead of one for the kernel.
 TEST_F(JitTest, RebasedDescriptorsReachTheLowering) {
-  const KernelSource mm{"mm.tk", R"(
-@kernel
-def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f32, K: i32):
-    offs_m = arange(0, 64)
-    offs_n = arange(0, 64)
-    offs_k = arange(0, 64)
-    acc = zeros([64, 64], dtype=f32)
-    for k in range(0, K, 64):
-        a = load(a_ptr + offs_m[:, None] * K + (k + offs_k)[None, :])
-        b = load(b_ptr + (k + offs_k)[:, None] * 64 + offs_n[None, :])
-        acc = dot(a, b, acc)
-    store(c_ptr + offs_m[:, None] * 64 + offs_n[None, :], acc)
-)"};
+  const KernelSource mm{"mm.tk", kWgmmaLoopSource};
   auto countBaseMoves = [](const std::string &ptx) {
     size_t count = 0;
     for (size_t at = ptx.find("tk_smem;"); at != std::string::npos;
@@ -437,19 +440,7 @@ def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f32, K: i32):
 // --remarks` prints), and the cache returns them with it: here the K loop
 // is not pipelined because K is not known to be a multiple of 16.
 TEST_F(JitTest, RemarksComeWithTheKernelAndFromTheCache) {
-  const KernelSource mm{"mm.tk", R"(
-@kernel
-def mm(a_ptr: *f16, b_ptr: *f16, c_ptr: *f32, K: i32):
-    offs_m = arange(0, 64)
-    offs_n = arange(0, 64)
-    offs_k = arange(0, 64)
-    acc = zeros([64, 64], dtype=f32)
-    for k in range(0, K, 64):
-        a = load(a_ptr + offs_m[:, None] * K + (k + offs_k)[None, :])
-        b = load(b_ptr + (k + offs_k)[:, None] * 64 + offs_n[None, :])
-        acc = dot(a, b, acc)
-    store(c_ptr + offs_m[:, None] * 64 + offs_n[None, :], acc)
-)"};
+  const KernelSource mm{"mm.tk", kWgmmaLoopSource};
   JitOptions jit = options(ArtifactKind::Ptx);
   jit.defines.clear();
   auto first = compile(mm, "mm", jit);

@@ -42,7 +42,8 @@
 //     and barrier stalls), and every one with three or more slots gained
 //     (1.5 to 8% forward, 2 to 7% backward). So the loop's dots must read
 //     B from a multi-buffer of at least kMinSlots slots.
-// With `report`, each decision is a remark on the dot with its numbers.
+// Each decision is an optimization remark (category strategy; tkc
+// --remarks prints it) and, with `report`, a diagnostic remark on the dot.
 //
 // Runs after the pipeliner and warp specialization, on the loops as they
 // will run: the load then sits where the loop's own waits for the buffer
@@ -57,7 +58,9 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Remarks.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::tkgpu {
@@ -237,14 +240,20 @@ struct InvariantOperandsInRegistersPass
     int64_t budget = getRegisterBudget(loop);
     bool fits = peak + kReserveRegisters <= budget;
     bool staged = slots >= kMinSlots;
+    std::string decision = llvm::formatv(
+        "invariant A in registers: {0} (peak {1} registers with the copy's "
+        "{2}, reserve {3}, budget {4}; {5} slots of B, at least {6})",
+        fits && staged ? "yes" : "no", peak, getRegisters(type),
+        kReserveRegisters, budget, slots, kMinSlots);
     if (report)
-      dot.emitRemark() << "invariant A in registers: "
-                       << (fits && staged ? "yes" : "no") << " (peak "
-                       << peak << " registers with the copy's "
-                       << getRegisters(type) << ", reserve "
-                       << kReserveRegisters << ", budget " << budget << "; "
-                       << slots << " slots of B, at least " << kMinSlots
-                       << ")";
+      dot.emitRemark() << decision;
+    // tkc --remarks shows the decision and its numbers.
+    auto opts = mlir::remark::RemarkOpts::name("InvariantAInRegisters")
+                    .category("strategy");
+    if (fits && staged)
+      mlir::remark::passed(dot.getLoc(), opts) << decision;
+    else
+      mlir::remark::missed(dot.getLoc(), opts) << decision;
     return fits && staged;
   }
 

@@ -130,7 +130,7 @@ cl::opt<bool> rebaseWgmmaDescriptors(
     cl::desc("sm_90a: compile as tkc --rebase-wgmma-descriptors does (each "
              "wgmma descriptor from tk_smem's address taken where it is "
              "built; off by default: docs/pipeline.md)"),
-    cl::cat(tkRunCategory));
+    cl::Hidden, cl::cat(tkRunCategory));
 
 /// SIGALRM under --timeout: only async-signal-safe calls (write, _exit);
 /// the kernel may still be running in the interpreter or on the GPU (the

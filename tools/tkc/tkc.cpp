@@ -78,29 +78,32 @@ static cl::opt<std::string> arch("arch",
                                  cl::desc("Target GPU: sm_90a or sm_80"),
                                  cl::value_desc("arch"), cl::init("sm_90a"),
                                  cl::cat(tkcCategory));
+// Measurement switches of the GPU pipeline (TkgpuPipelineSwitches): hidden
+// from --help (--help-hidden lists them), documented in docs/pipeline.md,
+// "Developer switches". The defaults are what every user gets.
 static cl::opt<std::string>
     mmaVersion("mma",
                cl::desc("Tensor-core instructions: v2 keeps mma.sync on "
                         "sm_90a (default: wgmma where the shapes allow)"),
-               cl::value_desc("v2"), cl::cat(tkcCategory));
+               cl::value_desc("v2"), cl::Hidden, cl::cat(tkcCategory));
 static cl::opt<bool> noPingPong(
     "no-pingpong",
     cl::desc("Leave two consumer warp groups of a warp-specialized loop "
              "unscheduled (no FA3 ping-pong turns; for measurements)"),
-    cl::cat(tkcCategory));
+    cl::Hidden, cl::cat(tkcCategory));
 static cl::opt<bool> noDeferRowSums(
     "no-defer-row-sums",
     cl::desc("Reduce a loop's running row sums (the online softmax's l) "
              "across lanes in every iteration rather than once after the "
              "loop (for measurements)"),
-    cl::cat(tkcCategory));
+    cl::Hidden, cl::cat(tkcCategory));
 static cl::opt<bool> noPrefetchBeforeCopies(
     "no-prefetch-before-copies",
     cl::desc("f16/bf16 mma.sync loops: load the next iteration's first "
              "k-slice at the end of the body, after the cp.async copies, "
              "rather than right after the wait, where its ldmatrix "
              "overlaps the last mma.sync (for measurements)"),
-    cl::cat(tkcCategory));
+    cl::Hidden, cl::cat(tkcCategory));
 static cl::opt<bool> rebaseWgmmaDescriptors(
     "rebase-wgmma-descriptors",
     cl::desc("sm_90a: compute each wgmma matrix descriptor from tk_smem's "
@@ -108,25 +111,25 @@ static cl::opt<bool> rebaseWgmmaDescriptors(
              "the kernel, so that ptxas keeps descriptor arithmetic in "
              "uniform registers (fewer R2UR; off by default: "
              "docs/pipeline.md)"),
-    cl::cat(tkcCategory));
+    cl::Hidden, cl::cat(tkcCategory));
 static cl::opt<std::string> epilogueSubtile(
     "epilogue-subtile",
     cl::desc("sm_90a: stage each TMA store in N column blocks through a "
              "ring of one or two blocks (1: never; default: only where the "
              "kernel would not fit in shared memory otherwise)"),
-    cl::value_desc("N"), cl::cat(tkcCategory));
+    cl::value_desc("N"), cl::Hidden, cl::cat(tkcCategory));
 static cl::opt<bool> invariantAInRegisters(
     "invariant-a-in-registers",
     cl::desc("Load every loop-invariant wgmma A operand (attention's Q) "
              "into registers once, before the loop, instead of reading it "
              "from shared memory in every iteration (default: where the "
              "registers fit and B has three or more slots)"),
-    cl::cat(tkcCategory));
+    cl::Hidden, cl::cat(tkcCategory));
 static cl::opt<bool> noInvariantAInRegisters(
     "no-invariant-a-in-registers",
     cl::desc("Read loop-invariant wgmma A operands from shared memory in "
              "every iteration (no automatic register copy)"),
-    cl::cat(tkcCategory));
+    cl::Hidden, cl::cat(tkcCategory));
 static cl::list<std::string>
     assumptions("assume",
                 cl::desc("Specialize an argument: NAME=16 (divisible by 16 "

@@ -8,7 +8,8 @@
 // checks every access as for any load:
 //
 //   pointers = base + sum_d (offsets[d] + arange(block[d])) * strides[d]
-//                      (along axis d, in i64 as Triton computes them)
+//                      (along axis d, in i64 as Triton computes them;
+//                      the other axes added with expand_dims)
 //   mask     = AND over d in boundary_check of
 //                0 <= offsets[d] + arange(block[d]) < shape[d]
 //
@@ -186,12 +187,16 @@ BlockAccess lowerBlockPointer(IRGen &gen, const Value &pointer,
         mlir::tk::MakeRangeOp::create(gen.builder, gen.getMLIRType(rangeType),
                                       0u, uint32_t(size)),
         rangeType);
-    Shape along(rank, 1);
-    along[d] = size;
-    Value index = gen.reshape(
-        gen.binaryOp(BinaryOpKind::Add, range,
-                     parts[Offsets].getElements()[d], loc),
-        along, loc);
+    // The offsets along d, in a block of unit dimensions but d: unit
+    // dimensions added with expand_dims (as `x[:, None]` adds them), which
+    // layout propagation and AxisInfo follow, so that the addresses are
+    // computed in the layout the load is coalesced in.
+    Value index = gen.binaryOp(BinaryOpKind::Add, range,
+                               parts[Offsets].getElements()[d], loc);
+    for (int64_t i = 0; i < d; ++i)
+      index = gen.expandDims(index, 0, loc);
+    for (int64_t i = d + 1; i < rank; ++i)
+      index = gen.expandDims(index, i, loc);
     Value wide = gen.cast(index, ScalarType::I64, loc);
     Value term = gen.binaryOp(BinaryOpKind::Mul, wide,
                               parts[Strides].getElements()[d], loc);

@@ -8,6 +8,7 @@
 //   kernel.cubin | kernel.ptx   (not for tk IR artifacts)
 //   kernel.tk.mlir  the tk IR
 //   autotune        with @autotune: "key NAME" and "config TEXT" lines
+//   remarks         the optimization remarks, when there are any
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/driver/Jit.h"
@@ -32,6 +33,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 using namespace tk;
 using namespace tk::jit;
@@ -348,9 +350,10 @@ llvm::Expected<std::string> jit::computeCacheKey(const KernelSource &source,
   return key.getKey();
 }
 
-llvm::Expected<CompiledKernel> jit::compile(const KernelSource &source,
-                                            const std::string &kernelName,
-                                            const JitOptions &options) {
+/// compile() without the remarks printing.
+static llvm::Expected<CompiledKernel>
+compileThroughCache(const KernelSource &source, const std::string &kernelName,
+                    const JitOptions &options) {
   KernelCache *cache = nullptr;
   std::string key;
   if (options.useCache) {
@@ -386,6 +389,28 @@ llvm::Expected<CompiledKernel> jit::compile(const KernelSource &source,
   if (cache) {
     compiled->cacheKey = key;
     cache->store(key, toCacheFiles(*compiled));
+  }
+  return compiled;
+}
+
+bool jit::remarksRequested() {
+  const char *value = std::getenv("TK_REMARKS");
+  if (!value)
+    return false;
+  llvm::StringRef text(value);
+  return text == "1" || text.equals_insensitive("true") ||
+         text.equals_insensitive("on") || text.equals_insensitive("yes");
+}
+
+llvm::Expected<CompiledKernel> jit::compile(const KernelSource &source,
+                                            const std::string &kernelName,
+                                            const JitOptions &options) {
+  auto compiled = compileThroughCache(source, kernelName, options);
+  // The JIT's log: every kernel a program (C++, C or Python) compiles or
+  // takes from the cache prints its remarks, as tkc --remarks would.
+  if (compiled && remarksRequested() && !compiled->remarks.empty()) {
+    llvm::errs() << compiled->remarks;
+    llvm::errs().flush();
   }
   return compiled;
 }

@@ -127,6 +127,11 @@ llvm::Expected<CompiledKernel> compile(const KernelSource &source,
                                        const std::string &kernelName,
                                        const JitOptions &options);
 
+/// Whether TK_REMARKS is set (1, true, on, yes): then compile() prints
+/// each kernel's remarks (CompiledKernel::remarks) to stderr, fresh or
+/// cached: the JIT's log of what the compiler did and why.
+bool remarksRequested();
+
 /// readFile, then compile.
 llvm::Expected<CompiledKernel> compileFile(const std::string &path,
                                            const std::string &kernelName,

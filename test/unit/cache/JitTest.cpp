@@ -456,6 +456,20 @@ TEST_F(JitTest, RemarksComeWithTheKernelAndFromTheCache) {
   ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
   EXPECT_TRUE(second->fromCache);
   EXPECT_EQ(second->remarks, first->remarks);
+
+  // TK_REMARKS=1: the JIT prints them (here from the cache) to stderr.
+  ::setenv("TK_REMARKS", "1", 1);
+  testing::internal::CaptureStderr();
+  auto third = compile(mm, "mm", jit);
+  std::string printed = testing::internal::GetCapturedStderr();
+  ::unsetenv("TK_REMARKS");
+  ASSERT_TRUE(bool(third)) << llvm::toString(third.takeError());
+  EXPECT_TRUE(third->fromCache);
+  EXPECT_EQ(printed, first->remarks);
+  testing::internal::CaptureStderr();
+  auto quiet = compile(mm, "mm", jit);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  ASSERT_TRUE(bool(quiet)) << llvm::toString(quiet.takeError());
 }
 
 // One pipeline: for the same source and options, the JIT (tk-run, the C

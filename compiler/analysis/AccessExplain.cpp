@@ -26,6 +26,8 @@ struct Loss {
   Operation *op = nullptr;
   Value from;
   int64_t before = 0, after = 0;
+  /// The dimension of op's result the loss is along.
+  unsigned dim = 0;
 };
 
 /// The dimension of `operand` that dimension `dim` of `op`'s result comes
@@ -71,15 +73,18 @@ std::string describeLoss(const tk::AxisInfoAnalysis &axisInfo,
                          const Loss &loss) {
   Operation *op = loss.op;
   auto divisorReason = [&](StringRef spelling) -> std::string {
-    const tk::AxisInfo *info = axisInfo.getAxisInfo(op->getOperand(1));
+    Value divisor = op->getOperand(1);
+    const tk::AxisInfo *info = axisInfo.getAxisInfo(divisor);
+    unsigned d = isa<RankedTensorType>(divisor.getType()) ? loss.dim : 0;
     if (info && info->getConstantValue())
       return llvm::formatv("`{0}` by {1}", spelling,
                            *info->getConstantValue());
-    if (info && info->getRank() > 1 && info->getConstancy(0) == 1)
+    if (info && isa<RankedTensorType>(divisor.getType()) &&
+        d < info->getRank() && info->getConstancy(d) == 1)
       return llvm::formatv("`{0}` by a value that changes along the "
                            "dimension", spelling);
-    int64_t known = info && info->getContiguity(0) == 1
-                        ? info->getDivisibility(0)
+    int64_t known = info && d < info->getRank() && info->getContiguity(d) == 1
+                        ? info->getDivisibility(d)
                         : 1;
     if (known < 16)
       return llvm::formatv("`{0}` by a value not known to be a multiple of "
@@ -159,7 +164,7 @@ public:
         continue;
       int64_t before = operandInfo->getContiguity(*from);
       if (before > after)
-        consider(Loss{op, operand, before, after});
+        consider(Loss{op, operand, before, after, dim});
       else
         consider(find(operand, *from, depth + 1));
     }

@@ -1,6 +1,7 @@
 //===- AccessExplain.cpp - why a global access is narrow ------------------===//
 #include "compiler/analysis/AccessExplain.h"
 
+#include "compiler/analysis/AccessWidth.h"
 #include "compiler/analysis/AxisInfo.h"
 #include "compiler/analysis/ScratchSize.h"
 #include "dialects/tk/TkDialect.h"
@@ -189,7 +190,7 @@ std::string tk::explainContiguityLoss(const AxisInfoAnalysis &axisInfo,
 }
 
 std::string tk::explainAccessWidth(const AxisInfoAnalysis &axisInfo,
-                                   Value ptr, Value mask, unsigned width) {
+                                   Value ptr, Value mask) {
   auto type = dyn_cast<RankedTensorType>(ptr.getType());
   const AxisInfo *info = axisInfo.getAxisInfo(ptr);
   if (!type || !info)
@@ -198,8 +199,8 @@ std::string tk::explainAccessWidth(const AxisInfoAnalysis &axisInfo,
   unsigned dim = order.empty() ? 0 : order.front();
   Type pointee = cast<tk::PtrType>(type.getElementType()).getPointeeType();
   int64_t bytes = getScratchElementBytes(pointee);
-  // A term limits the width when it allows no more than `width`.
-  int64_t wanted = 2 * int64_t(width);
+  // A term limits the width when it allows no more than the width.
+  int64_t wanted = 2 * int64_t(getAccessVectorWidth(axisInfo, ptr, mask));
   SmallVector<std::string> terms;
   if (info->getContiguity(dim) < wanted) {
     std::string term = llvm::formatv("contiguity {0} along dim {1}",

@@ -24,11 +24,10 @@ namespace mlir::tk {
 
 class AxisInfoAnalysis;
 
-/// Why one access of `ptr` (with `mask`, may be null) moves at most
-/// `width` elements: the limiting terms, comma-separated; empty when
-/// nothing but the 16-byte cap limits it.
+/// Why one access of `ptr` (with `mask`, may be null) moves no more than
+/// getAccessVectorWidth's elements: the limiting terms, comma-separated.
 std::string explainAccessWidth(const AxisInfoAnalysis &axisInfo, Value ptr,
-                               Value mask, unsigned width);
+                               Value mask);
 
 /// Where the contiguity of `value` along `dim` was lost: "lost at FILE:L:C
 /// in `OP`: REASON", or empty when no op of its computation had more.

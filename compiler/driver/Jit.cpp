@@ -181,12 +181,6 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   CompiledKernel result;
   result.origin = source.name;
   result.artifact = options.artifact;
-  // Filled before each return below: the GPU stages have run by then.
-  auto withRemarks = [&](CompiledKernel &kernel) -> CompiledKernel & {
-    remarkStream.flush();
-    kernel.remarks = remarks;
-    return kernel;
-  };
   auto metadata = collectKernelMetadata(*module, kernelName);
   if (!metadata)
     return llvm::createStringError(
@@ -209,6 +203,9 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   if (mlir::failed(lowerToTkgpu(compilation, *module)) ||
       mlir::failed(lowerTkgpuToLlvm(compilation, *module)))
     return failure(" for the GPU");
+  // The passes that remark have run; the back end adds none.
+  remarkStream.flush();
+  result.remarks = remarks;
 
   TargetOptions target;
   target.arch = options.arch;
@@ -220,7 +217,7 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
           tool + ": error: " + llvm::toString(artifacts.takeError()));
     result.binary = std::move(artifacts->cubin);
     result.metadataJson = std::move(artifacts->metadataJson);
-    return std::move(withRemarks(result));
+    return result;
   }
   auto lowered = collectKernelMetadata(*module, result.name);
   if (!lowered)
@@ -235,7 +232,7 @@ llvm::Expected<CompiledKernel> compileUncached(const KernelSource &source,
   lowered->binaryKind = "ptx";
   result.binary = std::move(*ptx);
   result.metadataJson = buildMetadataJson(*lowered);
-  return std::move(withRemarks(result));
+  return result;
 }
 
 CacheFiles toCacheFiles(const CompiledKernel &kernel) {

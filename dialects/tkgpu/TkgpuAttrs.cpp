@@ -582,6 +582,19 @@ SmallVector<int32_t> mlir::tkgpu::invertPermutation(ArrayRef<int32_t> order) {
   return inverse;
 }
 
+MemDescType mlir::tkgpu::getTransposeSourceType(MemDescType view,
+                                               ArrayRef<int32_t> order) {
+  SmallVector<int32_t> back = invertPermutation(order);
+  Attribute layout = permuteLayout(view.getEncoding(), back);
+  if (!layout)
+    return {};
+  SmallVector<int64_t> shape;
+  for (int32_t d : back)
+    shape.push_back(view.getShape()[d]);
+  return MemDescType::get(view.getContext(), shape, view.getElementType(),
+                          layout);
+}
+
 Attribute mlir::tkgpu::permuteLayout(Attribute layout,
                                     ArrayRef<int32_t> order) {
   unsigned rank = order.size();

@@ -111,6 +111,12 @@ Attribute permuteLayout(Attribute layout, ArrayRef<int32_t> order);
 /// tk.trans or memdesc_trans with `order`).
 SmallVector<int32_t> invertPermutation(ArrayRef<int32_t> order);
 
+/// The buffer that a memdesc_trans with `order` shows as `view`: the same
+/// bytes, its dimensions and layout permuted back (a tile staged as loaded
+/// for a reader that wants it transposed); null when the layout cannot be
+/// permuted (permuteLayout).
+MemDescType getTransposeSourceType(MemDescType view, ArrayRef<int32_t> order);
+
 //===----------------------------------------------------------------------===//
 // Shared-memory allocation (set by tkgpu-allocate-shared-memory)
 //===----------------------------------------------------------------------===//

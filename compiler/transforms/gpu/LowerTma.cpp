@@ -240,7 +240,7 @@ bool isOnlyRead(LocalAllocOp alloc) {
 }
 
 /// The staging path that starts at `user`, a user of the loaded tile.
-std::optional<StagingPath> getStagingPath(Operation *tile, Operation *user) {
+std::optional<StagingPath> getStagingPath(Operation *user) {
   StagingPath path;
   auto skipConvert = [&] {
     if (auto convert = dyn_cast_or_null<ConvertLayoutOp>(user)) {
@@ -260,14 +260,10 @@ std::optional<StagingPath> getStagingPath(Operation *tile, Operation *user) {
     return std::nullopt;
   path.bufferType = path.alloc.getType();
   if (path.trans) {
-    MemDescType viewType = path.alloc.getType();
-    SmallVector<int32_t> back = invertPermutation(path.trans.getOrder());
-    Attribute layout = permuteLayout(viewType.getEncoding(), back);
-    if (!layout)
+    path.bufferType =
+        getTransposeSourceType(path.alloc.getType(), path.trans.getOrder());
+    if (!path.bufferType)
       return std::nullopt;
-    auto tileType = cast<RankedTensorType>(tile->getResult(0).getType());
-    path.bufferType = MemDescType::get(tile->getContext(), tileType.getShape(),
-                                       viewType.getElementType(), layout);
   }
   return path;
 }
@@ -275,7 +271,7 @@ std::optional<StagingPath> getStagingPath(Operation *tile, Operation *user) {
 std::optional<TmaStaging> getTmaStaging(Operation *tile) {
   TmaStaging staging;
   for (Operation *user : tile->getUsers()) {
-    std::optional<StagingPath> path = getStagingPath(tile, user);
+    std::optional<StagingPath> path = getStagingPath(user);
     if (!path)
       return std::nullopt;
     staging.paths.push_back(std::move(*path));

@@ -175,17 +175,17 @@ struct LoopPlan {
   llvm::DenseSet<Operation *> aheadOnly;
 };
 
-/// Whether every thread's elements of `load` move in pieces of at least 4
-/// bytes, by the vector width the lowering of the copy will use.
-bool hasWideEnoughPieces(const tk::AxisInfoAnalysis &axisInfo,
-                         tk::LoadOp load) {
+/// The bytes each piece of a thread's elements of `load` moves, by the
+/// vector width the lowering of the copy will use; 0 for elements narrower
+/// than a byte (or not integers or floats), which cp.async cannot copy.
+unsigned getPieceBytes(const tk::AxisInfoAnalysis &axisInfo,
+                       tk::LoadOp load) {
   auto type = cast<RankedTensorType>(load.getPtr().getType());
   Type pointee = cast<tk::PtrType>(type.getElementType()).getPointeeType();
   if (!pointee.isIntOrFloat() || pointee.getIntOrFloatBitWidth() < 8)
-    return false;
-  unsigned width =
-      tk::getAccessVectorWidth(axisInfo, load.getPtr(), load.getMask());
-  return width * pointee.getIntOrFloatBitWidth() >= 32;
+    return 0;
+  return tk::getAccessVectorWidth(axisInfo, load.getPtr(), load.getMask()) *
+         pointee.getIntOrFloatBitWidth() / 8;
 }
 
 /// Whether the readers of `alloc` are local_loads feeding tk.dots (the
@@ -247,13 +247,10 @@ std::optional<PipelinedLoad> matchOperandLoad(tk::LoadOp load) {
     // Only wgmma reads a transposed view of a slot.
     if (!hasDotReaders(match.alloc, /*wgmma=*/true))
       return std::nullopt;
-    Attribute layout =
-        permuteLayout(match.slotType.getEncoding(),
-                      invertPermutation(match.trans.getOrder()));
-    if (!layout)
+    match.slotType =
+        getTransposeSourceType(match.slotType, match.trans.getOrder());
+    if (!match.slotType)
       return std::nullopt;
-    match.slotType = MemDescType::get(load.getContext(), type.getShape(),
-                                      match.slotType.getElementType(), layout);
   }
   if (!addLeadingBufferDim(match.slotType.getEncoding()))
     return std::nullopt;
@@ -596,20 +593,14 @@ std::string whyNotCopied(const tk::AxisInfoAnalysis &axisInfo,
                    cast<RankedTensorType>(load.getPtr().getType())
                        .getEncoding()))
     return "its mask has another layout than its pointers";
-  if (!hasWideEnoughPieces(axisInfo, load)) {
-    auto type = cast<RankedTensorType>(load.getPtr().getType());
-    Type pointee = cast<tk::PtrType>(type.getElementType()).getPointeeType();
-    unsigned width =
-        tk::getAccessVectorWidth(axisInfo, load.getPtr(), load.getMask());
-    unsigned bits = pointee.isIntOrFloat() ? pointee.getIntOrFloatBitWidth()
-                                           : 0;
+  // No cp.async moves less than 4 bytes.
+  if (unsigned bytes = getPieceBytes(axisInfo, load); bytes < 4)
     return llvm::formatv("each thread's piece is {0} bytes, and cp.async "
                          "moves 4, 8 or 16: {1}",
-                         width * bits / 8,
+                         bytes,
                          tk::explainAccessWidth(axisInfo, load.getPtr(),
-                                                load.getMask(), width))
+                                                load.getMask()))
         .str();
-  }
   return "";
 }
 
@@ -671,15 +662,10 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
     plan.deferCarriedWaits = true;
     plan.distance = numStages - 1;
   }
-  unsigned narrowest = 16;
-  for (PipelinedLoad &pipelined : plan.loads) {
-    auto type = cast<RankedTensorType>(pipelined.load.getPtr().getType());
-    Type pointee = cast<tk::PtrType>(type.getElementType()).getPointeeType();
-    unsigned bytes = tk::getAccessVectorWidth(axisInfo, pipelined.load.getPtr(),
-                                              pipelined.load.getMask()) *
-                     pointee.getIntOrFloatBitWidth() / 8;
-    narrowest = std::min(narrowest, bytes);
-  }
+  SmallVector<unsigned> pieceBytes;
+  for (PipelinedLoad &pipelined : plan.loads)
+    pieceBytes.push_back(getPieceBytes(axisInfo, pipelined.load));
+  unsigned narrowest = *llvm::min_element(pieceBytes);
   mlir::remark::passed(loop.getLoc(),
                        mlir::remark::RemarkOpts::name("LoopPipelined")
                            .category(kRemarkCategory))
@@ -688,24 +674,15 @@ std::optional<LoopPlan> planLoop(scf::ForOp loop, unsigned numStages,
                        numStages, plan.loads.size(), narrowest,
                        plan.wgmma ? ", read by wgmma" : "")
              .str();
-  if (narrowest < 16)
-    for (PipelinedLoad &pipelined : plan.loads) {
-      unsigned width = tk::getAccessVectorWidth(
-          axisInfo, pipelined.load.getPtr(), pipelined.load.getMask());
-      auto type = cast<RankedTensorType>(pipelined.load.getPtr().getType());
-      unsigned bits = cast<tk::PtrType>(type.getElementType())
-                          .getPointeeType()
-                          .getIntOrFloatBitWidth();
-      if (width * bits < 128)
-        missedRemark(pipelined.load.getLoc(), "LoadNotVectorized")
-            << llvm::formatv("load copied in {0}-byte pieces, not 16: {1}",
-                             width * bits / 8,
-                             tk::explainAccessWidth(axisInfo,
-                                                    pipelined.load.getPtr(),
-                                                    pipelined.load.getMask(),
-                                                    width))
-                   .str();
-    }
+  for (auto [pipelined, bytes] : llvm::zip_equal(plan.loads, pieceBytes))
+    if (bytes < 16)
+      missedRemark(pipelined.load.getLoc(), "LoadNotVectorized")
+          << llvm::formatv("load copied in {0}-byte pieces, not 16: {1}",
+                           bytes,
+                           tk::explainAccessWidth(axisInfo,
+                                                  pipelined.load.getPtr(),
+                                                  pipelined.load.getMask()))
+                 .str();
   return plan;
 }
 
